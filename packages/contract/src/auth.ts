@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isoDateTime, requiredText } from './common.ts';
 
 export const ROLES = ['admin', 'analyst', 'viewer'] as const;
-export const roleSchema = z.enum(ROLES).describe('admin — пользователи и настройки; analyst — работа; viewer — только чтение');
+export const roleSchema = z
+  .enum(ROLES)
+  .describe('admin — пользователи и настройки; analyst — работа; viewer — только чтение');
 export type Role = z.infer<typeof roleSchema>;
 
 export const ROLE_LABELS: Record<Role, string> = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailField, isoDateTime, passwordField, requiredText } from './common.ts';
 import { roleSchema, userSchema } from './auth.ts';
+import { emailField, isoDateTime, passwordField, requiredText } from './common.ts';
 
 export const sessionSchema = z.object({
   id: z.string(),

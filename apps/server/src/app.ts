@@ -1,0 +1,123 @@
+import formbody from '@fastify/formbody';
+import type { ErrorResponse } from '@pledgewatch/contract';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/env.ts';
+import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
+import { readBuildId } from './lib/build-info.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { pendingRoutes } from './modules/pending/pending.routes.ts';
+import { buildRoutes, platformRoutes } from './modules/platform/platform.routes.ts';
+import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
+import authPlugin from './plugins/auth.ts';
+import dbPlugin from './plugins/db.ts';
+import jobsPlugin from './plugins/jobs.ts';
+import mailerPlugin from './plugins/mailer.ts';
+import swaggerPlugin from './plugins/swagger.ts';
+import webPlugin from './plugins/web.ts';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  /** The database to use (the configured server or the embedded one started by the caller). */
+  connectionString: string;
+  /** Apply migrations at start; tests pass false when their template database is ready. */
+  migrate?: boolean;
+  /** Consume background jobs in this process. Defaults to config.runWorkers. */
+  runWorkers?: boolean;
+  logger?: boolean;
+}
+
+/** Maps a zod issue path such as ["body", "new_password"] to the field name the client sent. */
+function fieldOf(instancePath: string | undefined, params: unknown): string {
+  const fromPath = (instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  if (fromPath) {
+    return fromPath;
+  }
+  const issue = (params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue;
+  return issue?.path?.map(String).join('.') ?? '';
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 10 * 1024 * 1024,
+    ajv: undefined,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    let body: ErrorResponse;
+    if (isAppError(error)) {
+      body = { statusCode: error.statusCode, code: error.code, message: error.message };
+      if (error.fieldErrors) {
+        body.fieldErrors = error.fieldErrors;
+      }
+      if (error.headers) {
+        reply.headers(error.headers);
+      }
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      body = {
+        statusCode: 422,
+        code: 'VALIDATION_FAILED',
+        message: ERRORS.VALIDATION_FAILED.message,
+        fieldErrors: error.validation.map((issue) => ({
+          field: fieldOf(issue.instancePath, issue.params),
+          message: issue.message ?? 'Неверный формат',
+        })),
+      };
+    } else if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      body = { statusCode: 500, code: 'INTERNAL', message: ERRORS.INTERNAL.message };
+    } else if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      body = { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: ERRORS.PAYLOAD_TOO_LARGE.message };
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own client errors (bad JSON, wrong content type): keep the status, say it in Russian.
+      body = { statusCode: error.statusCode, code: 'BAD_REQUEST', message: ERRORS.BAD_REQUEST.message };
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      // 5xx details stay in the log, never in the response.
+      body = { statusCode: 500, code: 'INTERNAL', message: ERRORS.INTERNAL.message };
+    }
+    if (body.statusCode === 401) {
+      reply.header('www-authenticate', 'Bearer');
+    }
+    return reply.code(body.statusCode).send(body);
+  });
+
+  await app.register(formbody);
+  await app.register(mailerPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+  await app.register(dbPlugin, {
+    connectionString: options.connectionString,
+    migrate: options.migrate ?? true,
+  });
+  await app.register(jobsPlugin, {
+    connectionString: options.connectionString,
+    config,
+    work: options.runWorkers ?? config.runWorkers,
+  });
+  await app.register(authPlugin, { sessionTtl: config.sessionTtl });
+  await app.register(swaggerPlugin);
+
+  const buildId = readBuildId(config.webDist);
+  await app.register(
+    async (api) => {
+      await api.register(buildRoutes, { prefix: '/build', buildId });
+      await api.register(authRoutes, { prefix: '/auth', config });
+      await api.register(userRoutes, { prefix: '/user', config });
+      await api.register(memberRoutes, { prefix: '/users', config });
+      await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(pendingRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(webPlugin, { webDist: config.webDist });
+  return app;
+}

@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '@pledgewatch/contract';
+import { loadConfig } from './config/env.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool } from './db/pool.ts';
+import { createOrganisation, createUserAccount } from './modules/organisations/organisations.service.ts';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+  migrate                                   apply pending database migrations
+  create-organisation --name "Банк"         prints the new organisation id
+  create-user --organisation <id> --email <e-mail> --name "Имя" --password <password>
+              [--role admin|analyst|viewer] [--staff]`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    organisation: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    role: { type: 'string', default: 'analyst' },
+    staff: { type: 'boolean', default: false },
+  },
+});
+
+const command = positionals[0];
+if (!command || !['migrate', 'create-organisation', 'create-user'].includes(command)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const database = await openDatabase(config, (message) => console.error(message));
+const pool = createPool(database.connectionString, 2);
+let exitCode = 0;
+try {
+  const { applied } = await migrate(pool);
+  if (command === 'migrate') {
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
+  } else if (command === 'create-organisation') {
+    if (!values.name) {
+      throw new Error('--name is required');
+    }
+    console.log(await createOrganisation(pool, values.name));
+  } else {
+    const { organisation, email, name, password, role, staff } = values;
+    if (!organisation || !email || !name || !password) {
+      throw new Error('--organisation, --email, --name and --password are required');
+    }
+    if (!ROLES.includes(role as Role)) {
+      throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+    }
+    const id = await createUserAccount(pool, {
+      organisationId: organisation,
+      email,
+      fullName: name,
+      role: role as Role,
+      password,
+      isStaff: staff,
+    });
+    console.log(id);
+  }
+} catch (error) {
+  console.error((error as Error).message);
+  exitCode = 1;
+} finally {
+  await pool.end();
+  await database.stop();
+}
+process.exit(exitCode);

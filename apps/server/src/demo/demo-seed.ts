@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import { withTransaction } from '../db/pool.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+  findOrganisationByName,
+} from '../modules/organisations/organisations.service.ts';
+
+export const DEMO_ORGANISATION = 'Демо-банк «Залоговый»';
+export const DEMO_ACCOUNTS = [
+  {
+    email: 'admin@demo.pledgewatch.ru',
+    password: 'demo-admin-2026',
+    fullName: 'Анна Администраторова',
+    role: 'admin',
+  },
+  {
+    email: 'analyst@demo.pledgewatch.ru',
+    password: 'demo-analyst-2026',
+    fullName: 'Иван Аналитиков',
+    role: 'analyst',
+  },
+] as const;
+
+/** Creates the demo organisation and its two accounts once; later starts leave it as it is. */
+export async function seedDemo(db: pg.Pool): Promise<{ created: boolean }> {
+  return withTransaction(db, async (tx) => {
+    // Serialises concurrent first starts (app and worker) so the demo is created once.
+    await tx.query('SELECT pg_advisory_xact_lock(724611002)');
+    if (await findOrganisationByName(tx, DEMO_ORGANISATION)) {
+      return { created: false };
+    }
+    const organisationId = await createOrganisation(tx, DEMO_ORGANISATION);
+    for (const account of DEMO_ACCOUNTS) {
+      await createUserAccount(tx, {
+        organisationId,
+        ...account,
+        // The demo admin is also platform staff, so the mail outbox is visible in the demo.
+        isStaff: account.role === 'admin',
+      });
+    }
+    return { created: true };
+  });
+}

@@ -1,0 +1,80 @@
+import { PgBoss } from 'pg-boss';
+/** Every background job of the app. Modules add theirs here. */
+import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
+import type {
+  AnyJobDefinition,
+  JobContext,
+  JobDefinition,
+  JobQueue,
+  SendJobOptions,
+} from './job-definition.ts';
+
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [deliverMailJob];
+
+export const BOSS_SCHEMA = 'pgboss';
+
+export function createBoss(connectionString: string, options: { schedule: boolean }): PgBoss {
+  return new PgBoss({
+    connectionString,
+    schema: BOSS_SCHEMA,
+    application_name: 'pledgewatch-jobs',
+    schedule: options.schedule,
+    supervise: true,
+  });
+}
+
+export function createJobQueue(boss: PgBoss): JobQueue {
+  return {
+    boss,
+    send<T>(definition: JobDefinition<T>, payload: T, options: SendJobOptions = {}) {
+      const data = definition.payload.parse(payload) as object;
+      return boss.send(definition.name, data, {
+        singletonKey: options.singletonKey,
+        startAfter: options.startAfter,
+        db: options.db
+          ? { executeSql: (text: string, values?: unknown[]) => options.db!.query(text, values as unknown[]) }
+          : undefined,
+      });
+    },
+  };
+}
+
+/** Creates every queue and schedule; registers consumers only when this process runs workers. */
+export async function registerJobs(
+  boss: PgBoss,
+  context: JobContext,
+  options: { work: boolean; definitions?: AnyJobDefinition[] },
+): Promise<void> {
+  const definitions = options.definitions ?? JOB_DEFINITIONS;
+  for (const definition of definitions) {
+    await boss.createQueue(definition.name, definition.queue);
+    if (definition.cron) {
+      await boss.schedule(definition.name, definition.cron.expression, null, { tz: definition.cron.tz });
+    }
+  }
+  if (!options.work) {
+    return;
+  }
+  for (const definition of definitions) {
+    await boss.work(
+      definition.name,
+      { batchSize: definition.batchSize ?? 1, includeMetadata: true, pollingIntervalSeconds: 1 },
+      async (jobs) => {
+        for (const job of jobs) {
+          const parsed = definition.payload.safeParse(job.data ?? {});
+          if (!parsed.success) {
+            context.log.error(
+              { job: definition.name, id: job.id, issues: parsed.error.issues },
+              'bad job payload',
+            );
+            continue;
+          }
+          await definition.handler(
+            { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+            context,
+          );
+        }
+      },
+    );
+  }
+}

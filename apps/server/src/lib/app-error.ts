@@ -1,0 +1,53 @@
+/**
+ * Domain failures. Services throw these; the one error handler in app.ts turns them into the
+ * JSON error shape with the HTTP status and Russian message below.
+ */
+export const ERRORS = {
+  VALIDATION_FAILED: { status: 422, message: 'Проверьте правильность заполнения полей' },
+  BAD_REQUEST: { status: 400, message: 'Некорректный запрос' },
+  UNAUTHORIZED: { status: 401, message: 'Требуется вход в систему' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Неверный e-mail или пароль' },
+  UNSUPPORTED_GRANT_TYPE: { status: 400, message: 'Поддерживается только grant_type=password' },
+  ACCOUNT_DISABLED: { status: 403, message: 'Учётная запись отключена. Обратитесь к администратору' },
+  FORBIDDEN: { status: 403, message: 'Недостаточно прав для этого действия' },
+  NOT_FOUND: { status: 404, message: 'Не найдено' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Такого адреса API нет' },
+  CONFLICT: { status: 409, message: 'Конфликт с текущим состоянием данных' },
+  EMAIL_TAKEN: { status: 409, message: 'Этот e-mail уже используется другой учётной записью' },
+  WRONG_PASSWORD: { status: 400, message: 'Текущий пароль указан неверно' },
+  SAME_PASSWORD: { status: 400, message: 'Новый пароль должен отличаться от текущего' },
+  TOKEN_INVALID: { status: 400, message: 'Ссылка недействительна или уже использована' },
+  TOKEN_EXPIRED: { status: 400, message: 'Срок действия ссылки истёк. Запросите новую' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Слишком много попыток. Повторите позже' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
+  NOT_IMPLEMENTED: { status: 501, message: 'Эта функция ещё не доступна' },
+  INTERNAL: { status: 500, message: 'Внутренняя ошибка сервера. Повторите попытку позже' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly fieldErrors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; fieldErrors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(options.message ?? ERRORS[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = ERRORS[code].status;
+    this.fieldErrors = options.fieldErrors;
+    this.headers = options.headers;
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,0 +1,130 @@
+import type { Role } from '@pledgewatch/contract';
+import type { Queryable } from '../../db/pool.ts';
+
+export async function insertSession(
+  db: Queryable,
+  session: {
+    userId: string;
+    tokenHash: string;
+    ttlSeconds: number;
+    userAgent: string | null;
+    ip: string | null;
+  },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO sessions (user_id, token_hash, expires_at, user_agent, ip)
+     VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5) RETURNING id`,
+    [session.userId, session.tokenHash, session.ttlSeconds, session.userAgent, session.ip],
+  );
+  return rows[0]!.id;
+}
+
+export interface SessionAuthRow {
+  session_id: string;
+  user_id: string;
+  organisation_id: string;
+  role: Role;
+  is_staff: boolean;
+  last_used_at: Date;
+}
+
+/**
+ * Finds a live session of an active user and slides its expiry. The expiry is extended at most
+ * once a minute so that busy clients do not write on every request.
+ */
+export async function touchSessionByTokenHash(
+  db: Queryable,
+  tokenHash: string,
+  ttlSeconds: number,
+): Promise<SessionAuthRow | undefined> {
+  const { rows } = await db.query<SessionAuthRow>(
+    `WITH live AS (
+       SELECT s.id, s.last_used_at FROM sessions s
+         JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.expires_at > now() AND u.active
+     ), touched AS (
+       UPDATE sessions s SET last_used_at = now(), expires_at = now() + make_interval(secs => $2)
+         FROM live WHERE s.id = live.id AND live.last_used_at < now() - interval '1 minute'
+     )
+     SELECT s.id AS session_id, u.id AS user_id, u.organisation_id, u.role, u.is_staff, s.last_used_at
+       FROM live JOIN sessions s ON s.id = live.id JOIN users u ON u.id = s.user_id`,
+    [tokenHash, ttlSeconds],
+  );
+  return rows[0];
+}
+
+export async function deleteSession(
+  db: Queryable,
+  filter: { sessionId: string; userId: string },
+): Promise<number> {
+  const result = await db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2', [
+    filter.sessionId,
+    filter.userId,
+  ]);
+  return result.rowCount ?? 0;
+}
+
+/** Ends every session of a user, except `keepSessionId` when given. */
+export async function deleteUserSessions(
+  db: Queryable,
+  userId: string,
+  keepSessionId?: string,
+): Promise<number> {
+  const result = await db.query(
+    'DELETE FROM sessions WHERE user_id = $1 AND ($2::uuid IS NULL OR id <> $2)',
+    [userId, keepSessionId ?? null],
+  );
+  return result.rowCount ?? 0;
+}
+
+export interface SessionRow {
+  id: string;
+  created_at: Date;
+  last_used_at: Date;
+  expires_at: Date;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export async function listUserSessions(db: Queryable, userId: string): Promise<SessionRow[]> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT id, created_at, last_used_at, expires_at, user_agent, ip FROM sessions
+      WHERE user_id = $1 AND expires_at > now() ORDER BY last_used_at DESC LIMIT 100`,
+    [userId],
+  );
+  return rows;
+}
+
+export type AttemptKind = 'login' | 'reset';
+
+export async function recordAttempt(
+  db: Queryable,
+  attempt: { kind: AttemptKind; key: string; succeeded: boolean },
+): Promise<void> {
+  await db.query('INSERT INTO auth_attempts (kind, key, succeeded) VALUES ($1, $2, $3)', [
+    attempt.kind,
+    attempt.key,
+    attempt.succeeded,
+  ]);
+}
+
+/** Failed (or, for resets, all) attempts per key within the window, with the oldest one's time. */
+export async function countRecentAttempts(
+  db: Queryable,
+  filter: { kind: AttemptKind; keys: string[]; windowSeconds: number; failedOnly: boolean },
+): Promise<{ key: string; count: number; oldest: Date }[]> {
+  const { rows } = await db.query<{ key: string; count: number; oldest: Date }>(
+    `SELECT key, count(*) AS count, min(created_at) AS oldest FROM auth_attempts
+      WHERE kind = $1 AND key = ANY($2) AND created_at > now() - make_interval(secs => $3)
+        AND (NOT $4 OR NOT succeeded)
+      GROUP BY key`,
+    [filter.kind, filter.keys, filter.windowSeconds, filter.failedOnly],
+  );
+  return rows;
+}
+
+export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<void> {
+  await db.query('DELETE FROM auth_attempts WHERE created_at < now() - make_interval(secs => $1)', [
+    olderThanSeconds,
+  ]);
+}

@@ -1,0 +1,70 @@
+import {
+  loginBodySchema,
+  meResponseSchema,
+  messageResponseSchema,
+  tokenResponseSchema,
+} from '@pledgewatch/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppConfig } from '../../config/env.ts';
+import { clientInfo, errors } from '../../lib/http.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { getCurrentUser } from '../users/users.service.ts';
+import { login, logout } from './auth.service.ts';
+
+export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Вход по e-mail и паролю (OAuth2 password grant, form-urlencoded)',
+        security: [],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: loginBodySchema,
+        response: { 200: tokenResponseSchema, ...errors(400, 401, 403, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { token } = await login({
+        db: fastify.db,
+        config,
+        username: request.body.username,
+        password: request.body.password,
+        ...clientInfo(request),
+      });
+      return { access_token: token, token_type: 'bearer' as const };
+    },
+  );
+
+  app.delete(
+    '/logout',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Выход: текущий токен перестаёт действовать',
+        response: { 200: messageResponseSchema, ...errors(401) },
+      },
+    },
+    async (request) => {
+      await logout({ db: fastify.db, auth: requireAuth(request) });
+      return { message: 'Вы вышли из системы' };
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Текущий пользователь',
+        response: { 200: meResponseSchema, ...errors(401) },
+      },
+    },
+    async (request) => ({ user: await getCurrentUser({ db: fastify.db, auth: requireAuth(request) }) }),
+  );
+};

@@ -1,0 +1,102 @@
+import type pg from 'pg';
+import type { AppConfig } from '../../config/env.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { DUMMY_PASSWORD_HASH, generateToken, hashToken, verifyPassword } from '../../lib/crypto.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import { getUserByEmail, updateUserFields } from '../users/users.queries.ts';
+import {
+  countRecentAttempts,
+  deleteSession,
+  insertSession,
+  recordAttempt,
+  touchSessionByTokenHash,
+} from './auth.queries.ts';
+import { retryAfterSeconds, tooManyAttemptsMessage } from './rate-limit.ts';
+
+/** Per-IP limit is looser than per-account: offices share one address. */
+const IP_LIMIT_FACTOR = 4;
+
+/** Checks the password and opens a session; throttled per account and per IP address. */
+export async function login(options: {
+  db: pg.Pool;
+  config: Pick<AppConfig, 'sessionTtl' | 'loginMaxAttempts' | 'loginWindow'>;
+  username: string;
+  password: string;
+  ip: string | null;
+  userAgent: string | null;
+}): Promise<{ token: string; userId: string }> {
+  const { db, config } = options;
+  const email = options.username.trim().toLowerCase();
+  const keys = [`user:${email}`, ...(options.ip ? [`ip:${options.ip}`] : [])];
+  const counts = await countRecentAttempts(db, {
+    kind: 'login',
+    keys,
+    windowSeconds: config.loginWindow,
+    failedOnly: true,
+  });
+  const wait = retryAfterSeconds(
+    counts,
+    [
+      { prefix: 'user:', max: config.loginMaxAttempts },
+      { prefix: 'ip:', max: config.loginMaxAttempts * IP_LIMIT_FACTOR },
+    ],
+    config.loginWindow,
+  );
+  if (wait > 0) {
+    throw new AppError('TOO_MANY_ATTEMPTS', {
+      message: tooManyAttemptsMessage(wait),
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+
+  const user = await getUserByEmail(db, email);
+  // Hash even for unknown users so response time does not reveal which e-mails exist.
+  const passwordOk = await verifyPassword(options.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+  const succeeded = Boolean(user?.password_hash && passwordOk);
+  for (const key of keys) {
+    await recordAttempt(db, { kind: 'login', key, succeeded });
+  }
+  if (!user || !succeeded) {
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (!user.active) {
+    throw new AppError('ACCOUNT_DISABLED');
+  }
+  const token = generateToken();
+  await insertSession(db, {
+    userId: user.id,
+    tokenHash: hashToken(token),
+    ttlSeconds: config.sessionTtl,
+    userAgent: options.userAgent?.slice(0, 500) ?? null,
+    ip: options.ip,
+  });
+  await updateUserFields(db, user.id, { last_login_at: new Date() });
+  return { token, userId: user.id };
+}
+
+export async function logout(options: { db: Queryable; auth: AuthContext }): Promise<void> {
+  await deleteSession(options.db, { sessionId: options.auth.sessionId, userId: options.auth.userId });
+}
+
+/** Resolves a bearer token to its session, or null when it is unknown, expired or the user is disabled. */
+export async function authenticateToken(options: {
+  db: Queryable;
+  token: string;
+  sessionTtl: number;
+}): Promise<AuthContext | null> {
+  if (options.token.length > 200) {
+    return null;
+  }
+  const row = await touchSessionByTokenHash(options.db, hashToken(options.token), options.sessionTtl);
+  if (!row) {
+    return null;
+  }
+  return {
+    sessionId: row.session_id,
+    userId: row.user_id,
+    organisationId: row.organisation_id,
+    role: row.role,
+    isStaff: row.is_staff,
+  };
+}

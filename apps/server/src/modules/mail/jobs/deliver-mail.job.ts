@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineJob } from '../../../jobs/job-definition.ts';
+import { getOutboxMail, markOutboxMail } from '../mail.queries.ts';
+
+export const deliverMailJob = defineJob({
+  name: 'mail.deliver',
+  payload: z.object({ mailId: z.string().uuid() }),
+  queue: { retryLimit: 6, retryDelay: 15, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 120 },
+  async handler(job, { db, mailer }) {
+    const mail = await getOutboxMail(db, job.data.mailId);
+    // Only queued mail is sent: a retried or duplicated job never sends twice.
+    if (!mail || mail.status !== 'queued') {
+      return;
+    }
+    if (!mailer.smtpEnabled) {
+      await markOutboxMail(db, mail.id, { status: 'stored' });
+      return;
+    }
+    try {
+      await mailer.send({
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+      });
+      await markOutboxMail(db, mail.id, { status: 'sent' });
+    } catch (error) {
+      const lastTry = job.retryCount >= job.retryLimit;
+      await markOutboxMail(db, mail.id, {
+        status: lastTry ? 'failed' : 'queued',
+        error: (error as Error).message,
+      });
+      throw error;
+    }
+  },
+});

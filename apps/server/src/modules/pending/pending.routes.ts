@@ -1,0 +1,93 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.ts';
+import { errors } from '../../lib/http.ts';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Seed calls whose feature has not landed yet. They exist in the contract from the start and
+ * answer 501 with a Russian message; each feature removes its lines when it registers real routes.
+ */
+const PENDING_CALLS: { method: Method; url: string; summary: string; tag: string }[] = [
+  {
+    method: 'GET',
+    url: '/monitoring/items',
+    summary: 'Объекты мониторинга (параметр entity)',
+    tag: 'monitoring',
+  },
+  {
+    method: 'GET',
+    url: '/monitoring/notifications/settings',
+    summary: 'Правила уведомлений',
+    tag: 'notifications',
+  },
+  {
+    method: 'POST',
+    url: '/monitoring/notifications/settings',
+    summary: 'Создать правило',
+    tag: 'notifications',
+  },
+  {
+    method: 'PATCH',
+    url: '/monitoring/notifications/settings',
+    summary: 'Изменить правило',
+    tag: 'notifications',
+  },
+  {
+    method: 'DELETE',
+    url: '/monitoring/notifications/settings',
+    summary: 'Удалить правила',
+    tag: 'notifications',
+  },
+  {
+    method: 'GET',
+    url: '/monitoring/notifications/methods-additional',
+    summary: 'Дополнительные способы доставки',
+    tag: 'notifications',
+  },
+  { method: 'POST', url: '/monitoring/cache/invalidate', summary: 'Сбросить кэш источника', tag: 'checks' },
+  {
+    method: 'POST',
+    url: '/monitoring/regular-check/upload-events',
+    summary: 'Загрузить файл событий залога',
+    tag: 'pledges',
+  },
+  {
+    method: 'POST',
+    url: '/monitoring/regular-check/form-doc',
+    summary: 'Добавить документы вручную',
+    tag: 'monitoring',
+  },
+  {
+    method: 'POST',
+    url: '/monitoring/regular-check/form-vin',
+    summary: 'Добавить VIN вручную',
+    tag: 'monitoring',
+  },
+  { method: 'POST', url: '/monitoring/statistics/data', summary: 'Данные статистики', tag: 'statistics' },
+  { method: 'GET', url: '/monitoring/report', summary: 'Отчёт', tag: 'reports' },
+  { method: 'GET', url: '/monitoring/events/items', summary: 'События мониторинга', tag: 'checks' },
+  { method: 'POST', url: '/monitoring/one-time-check', summary: 'Разовая проверка', tag: 'checks' },
+  {
+    method: 'POST',
+    url: '/monitoring/one-time-check/document-data',
+    summary: 'Данные документа проверки',
+    tag: 'checks',
+  },
+];
+
+export const pendingRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  for (const call of PENDING_CALLS) {
+    app.route({
+      method: call.method,
+      url: call.url,
+      onRequest: fastify.authenticate,
+      schema: { tags: [call.tag], summary: `${call.summary} (в разработке)`, response: errors(401, 501) },
+      handler: async () => {
+        throw new AppError('NOT_IMPLEMENTED');
+      },
+    });
+  }
+};

@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../config/env.ts';
+import type { JobQueue } from '../jobs/job-definition.ts';
+import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    queue: JobQueue;
+  }
+}
+
+export interface JobsPluginOptions {
+  connectionString: string;
+  config: AppConfig;
+  /** Consume jobs in this process (the default); `false` leaves them to `npm run worker`. */
+  work: boolean;
+}
+
+export default fp<JobsPluginOptions>(
+  async (fastify, options) => {
+    const boss = createBoss(options.connectionString, { schedule: options.work });
+    boss.on('error', (error) => fastify.log.error({ err: error }, 'job queue error'));
+    await boss.start();
+    const queue = createJobQueue(boss);
+    fastify.decorate('queue', queue);
+    await registerJobs(
+      boss,
+      { db: fastify.db, config: options.config, mailer: fastify.mailer, queue, log: fastify.log },
+      { work: options.work },
+    );
+    fastify.addHook('onClose', async () => {
+      await boss.stop({ graceful: true, timeout: 10_000 });
+    });
+  },
+  { name: 'jobs', dependencies: ['db', 'mailer'] },
+);

@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { loadConfig } from './config/env.ts';
+import { createPool } from './db/pool.ts';
+import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
+import { createMailer } from './plugins/mailer.ts';
+
+/**
+ * A separate job consumer (`npm run worker`) for scaling out: start the app with WORKERS=false
+ * and as many of these as needed against the same DATABASE_URL.
+ */
+const config = loadConfig();
+if (!config.databaseUrl) {
+  console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the app process.');
+  process.exit(1);
+}
+const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
+const db = createPool(config.databaseUrl);
+const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+const boss = createBoss(config.databaseUrl, { schedule: true });
+boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+await boss.start();
+const queue = createJobQueue(boss);
+await registerJobs(boss, { db, config, mailer, queue, log }, { work: true });
+log.info('worker started');
+
+async function shutdown(): Promise<void> {
+  await boss.stop({ graceful: true, timeout: 20_000 });
+  mailer.close();
+  await db.end();
+  process.exit(0);
+}
+process.once('SIGINT', () => void shutdown());
+process.once('SIGTERM', () => void shutdown());

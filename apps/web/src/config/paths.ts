@@ -1,0 +1,39 @@
+import { buildPath, type LayoutName, ROUTES, type RouteName } from '@pledgewatch/contract';
+
+type PathEntry<P extends string> = {
+  path: P;
+  layout: LayoutName;
+  getHref: (params?: Record<string, string | number>) => string;
+};
+
+type Paths = { [K in RouteName]: PathEntry<(typeof ROUTES)[K]['path']> };
+
+/** Every URL of the app, built from the contract's route table. */
+export const paths = Object.fromEntries(
+  Object.entries(ROUTES).map(([name, route]) => [
+    name,
+    {
+      path: route.path,
+      layout: route.layout,
+      getHref: (params?: Record<string, string | number>) => buildPath(route.path, params),
+    },
+  ]),
+) as Paths;
+
+export const REDIRECT_PARAM = 'redirectTo';
+
+/** The sign-in URL, remembering where the user was heading. */
+export function getAuthHref(redirectTo?: string | null): string {
+  if (!redirectTo || redirectTo === '/' || redirectTo.startsWith(paths.auth.path)) {
+    return paths.auth.path;
+  }
+  return `${paths.auth.path}?${new URLSearchParams({ [REDIRECT_PARAM]: redirectTo })}`;
+}
+
+/** Only same-origin paths are accepted as a post-sign-in target. */
+export function safeRedirectTarget(value: string | null): string {
+  if (value?.startsWith('/') && !value.startsWith('//')) {
+    return value;
+  }
+  return paths.home.path;
+}

@@ -1,0 +1,6 @@
+import { EmptyState } from '@/components/ui/empty-state';
+import { texts } from '@/config/texts';
+
+export default function UploadFormPage() {
+  return <EmptyState description={texts.pages.upload.formDescription} />;
+}

@@ -1,0 +1,15 @@
+import { TabbedSection } from '@/components/ui/tabbed-section';
+import { paths } from '@/config/paths';
+import { texts } from '@/config/texts';
+
+export default function UploadEventsLayout() {
+  return (
+    <TabbedSection
+      title={texts.pages.pledgesUploadEvents.title}
+      tabs={[
+        { label: texts.pages.pledgesUploadEvents.tabForm, path: paths.pledgesUploadEventsForm.path },
+        { label: texts.pages.pledgesUploadEvents.tabTable, path: paths.pledgesUploadEventsTable.path },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,21 @@
+import { API, type ChangePasswordBody, type MessageResponse } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import { profileQueryOptions } from './get-profile';
+
+export const changePassword = (body: ChangePasswordBody): Promise<MessageResponse> =>
+  api.post<MessageResponse>(API.changePassword, body);
+
+export const useChangePassword = (config?: MutationConfig<typeof changePassword>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: changePassword,
+    onSuccess: async (...args) => {
+      // The server may end other sessions on a password change; the sessions tab must show that.
+      await queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

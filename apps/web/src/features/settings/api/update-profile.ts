@@ -1,0 +1,25 @@
+import { API, type ProfileResponse, type UpdateProfileBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
+import type { MutationConfig } from '@/lib/react-query';
+import { profileQueryOptions } from './get-profile';
+
+export const updateProfile = (body: UpdateProfileBody): Promise<unknown> =>
+  api.patch<ProfileResponse | unknown>(API.profile, body);
+
+export const useUpdateProfile = (config?: MutationConfig<typeof updateProfile>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: updateProfile,
+    onSuccess: async (...args) => {
+      // The name also shows in the app bar, which reads the current user.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
+      ]);
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,159 @@
+import { errorResponseSchema } from '@pledgewatch/contract';
+import { getAuthHref, paths } from '@/config/paths';
+import { texts } from '@/config/texts';
+import { clearAuthToken, getAuthToken } from './auth-token';
+
+export type FieldError = { field: string; message: string };
+
+/** Any non-2xx answer (or no answer at all), carrying the server's Russian message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: FieldError[];
+
+  constructor(status: number, code: string, message: string, fieldErrors: FieldError[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** A message fit for the screen, whatever was thrown. */
+export function getErrorMessage(error: unknown): string {
+  if (isApiError(error)) {
+    return error.message;
+  }
+  return texts.errors.unknown;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+type RequestOptions = {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of JSON (only the login call). */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+  responseType?: 'json' | 'blob' | 'text';
+};
+
+type UnauthorizedHandler = (redirectTo: string) => void;
+
+/** The router registers a client-side navigation here; a full page load is the fallback. */
+let unauthorizedHandler: UnauthorizedHandler = (redirectTo) => {
+  window.location.assign(getAuthHref(redirectTo));
+};
+
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  unauthorizedHandler = handler;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  if (!query) {
+    return path;
+  }
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') {
+      params.set(key, String(value));
+    }
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  const fallback = texts.errors.byStatus[response.status] ?? texts.errors.unknown;
+  try {
+    const parsed = errorResponseSchema.safeParse(await response.json());
+    if (parsed.success) {
+      const { code, message, fieldErrors } = parsed.data;
+      return new ApiError(response.status, code, message || fallback, fieldErrors ?? []);
+    }
+  } catch {
+    // Not JSON (a proxy page, an empty body): fall back to a generic message for the status.
+  }
+  return new ApiError(response.status, `HTTP_${response.status}`, fallback);
+}
+
+function handleUnauthorized(): void {
+  clearAuthToken();
+  const { pathname, search } = window.location;
+  // A failed sign-in is a 401 too; the sign-in screen shows it instead of navigating to itself.
+  if (pathname !== paths.auth.path) {
+    unauthorizedHandler(`${pathname}${search}`);
+  }
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = getAuthToken();
+  if (token) {
+    headers.set('Authorization', `Bearer ${token}`);
+  }
+  let body: BodyInit | undefined;
+  if (options.form) {
+    headers.set('Content-Type', 'application/x-www-form-urlencoded');
+    body = new URLSearchParams(options.form).toString();
+  } else {
+    headers.set('Content-Type', 'application/json');
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+    }
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') {
+      throw error;
+    }
+    throw new ApiError(0, 'NETWORK_ERROR', texts.errors.network);
+  }
+
+  if (response.status === 401) {
+    const error = await readError(response);
+    handleUnauthorized();
+    throw error;
+  }
+  if (!response.ok) {
+    throw await readError(response);
+  }
+  if (options.responseType === 'blob') {
+    return (await response.blob()) as T;
+  }
+  if (options.responseType === 'text') {
+    return (await response.text()) as T;
+  }
+  if (response.status === 204) {
+    return undefined as T;
+  }
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The one HTTP client: bearer token, JSON, errors as ApiError, body unwrapped. */
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'form'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('DELETE', path, { ...options, body }),
+  postForm: <T>(path: string, form: Record<string, string>, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, form }),
+};

@@ -1,0 +1,65 @@
+import { API, type MeResponse, type TokenResponse, type User } from '@pledgewatch/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './api-client';
+import { clearAuthToken, setAuthToken } from './auth-token';
+
+/** The signed-in user lives in lib (not a feature) because the layout and every feature need it. */
+export const getMe = (): Promise<MeResponse> => api.get<MeResponse>(API.me);
+
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'me'],
+    queryFn: getMe,
+    staleTime: 5 * 60_000,
+  });
+
+export function useUser(): User | undefined {
+  return useQuery(meQueryOptions()).data?.user;
+}
+
+export type LoginInput = { username: string; password: string };
+
+export async function login({ username, password }: LoginInput): Promise<TokenResponse> {
+  // The seed's OAuth2 password form: client_id and client_secret are sent, but empty.
+  const token = await api.postForm<TokenResponse>(API.login, {
+    grant_type: 'password',
+    username,
+    password,
+    scope: '',
+    client_id: '',
+    client_secret: '',
+  });
+  setAuthToken(token.access_token);
+  return token;
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: async () => {
+      queryClient.clear();
+      await queryClient.prefetchQuery(meQueryOptions());
+    },
+  });
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await api.delete<unknown>(API.logout);
+  } finally {
+    // Signing out locally must work even if the server is unreachable or the session already ended.
+    clearAuthToken();
+  }
+}
+
+export function useLogout({ onDone }: { onDone: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => {
+      queryClient.clear();
+      onDone();
+    },
+  });
+}
