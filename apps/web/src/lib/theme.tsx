@@ -1,5 +1,5 @@
-import { createTheme, type Theme } from '@mui/material/styles';
 import { ruRU } from '@mui/material/locale';
+import { createTheme, type Theme } from '@mui/material/styles';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import {
   BREAKPOINTS,

@@ -22,7 +22,13 @@ export function ErrorPage({ status, title, message, subtitle, showReload }: Erro
     >
       <title>{title}</title>
       <Paper sx={{ p: { xs: 3, sm: 5 }, maxWidth: 560, width: '100%', textAlign: 'center' }} elevation={2}>
-        <Typography variant="h2" component="p" color="primary" sx={{ fontWeight: 700 }} data-testid="error-status">
+        <Typography
+          variant="h2"
+          component="p"
+          color="primary"
+          sx={{ fontWeight: 700 }}
+          data-testid="error-status"
+        >
           {status}
         </Typography>
         <Typography variant="h5" component="h1" sx={{ mt: 1, fontWeight: 600 }}>

@@ -22,7 +22,11 @@ export function AppNav({ onNavigate }: { onNavigate?: () => void }) {
           dense
           subheader={
             group.title ? (
-              <ListSubheader component="div" disableSticky sx={{ bgcolor: 'transparent', lineHeight: '36px' }}>
+              <ListSubheader
+                component="div"
+                disableSticky
+                sx={{ bgcolor: 'transparent', lineHeight: '36px' }}
+              >
                 {group.title}
               </ListSubheader>
             ) : undefined

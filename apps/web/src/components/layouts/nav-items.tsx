@@ -103,4 +103,3 @@ export function activeNavHref(pathname: string): string | undefined {
   }
   return best?.href;
 }
-

@@ -18,7 +18,12 @@ export function ThemeToggle() {
   const label = `${texts.theme.toggle}. ${texts.theme.current(texts.theme[preference])}`;
   return (
     <Tooltip title={texts.theme.current(texts.theme[preference])}>
-      <IconButton color="inherit" onClick={cyclePreference} aria-label={label} data-theme-preference={preference}>
+      <IconButton
+        color="inherit"
+        onClick={cyclePreference}
+        aria-label={label}
+        data-theme-preference={preference}
+      >
         {ICONS[preference]}
       </IconButton>
     </Tooltip>

@@ -42,12 +42,15 @@ export function LoadingBar({
 
     clearTimers();
     if (active) {
-      later(() => {
-        setPhase('running');
-        setWidth(0);
-        // Next frame so the width transition starts from 0.
-        requestAnimationFrame(() => setWidth(90));
-      }, phaseRef.current === 'hidden' ? throttleMs : 0);
+      later(
+        () => {
+          setPhase('running');
+          setWidth(0);
+          // Next frame so the width transition starts from 0.
+          requestAnimationFrame(() => setWidth(90));
+        },
+        phaseRef.current === 'hidden' ? throttleMs : 0,
+      );
     } else if (phaseRef.current !== 'hidden') {
       setPhase('finishing');
       setWidth(100);

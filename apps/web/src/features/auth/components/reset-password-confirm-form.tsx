@@ -52,7 +52,10 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <AuthCardHeader title={texts.resetPassword.confirmTitle} subtitle={texts.resetPassword.confirmSubtitle} />
+      <AuthCardHeader
+        title={texts.resetPassword.confirmTitle}
+        subtitle={texts.resetPassword.confirmSubtitle}
+      />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
         <TextField

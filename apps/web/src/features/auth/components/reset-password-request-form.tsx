@@ -55,7 +55,10 @@ export function ResetPasswordRequestForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <AuthCardHeader title={texts.resetPassword.requestTitle} subtitle={texts.resetPassword.requestSubtitle} />
+      <AuthCardHeader
+        title={texts.resetPassword.requestTitle}
+        subtitle={texts.resetPassword.requestSubtitle}
+      />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
         <TextField

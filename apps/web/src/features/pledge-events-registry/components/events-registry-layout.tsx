@@ -8,7 +8,10 @@ export default function EventsRegistryLayout() {
       title={texts.pages.pledgesEventsRegistry.title}
       tabs={[
         { label: texts.pages.pledgesEventsRegistry.tabTable, path: paths.pledgesEventsRegistryTable.path },
-        { label: texts.pages.pledgesEventsRegistry.tabPackages, path: paths.pledgesEventsRegistryPackages.path },
+        {
+          label: texts.pages.pledgesEventsRegistry.tabPackages,
+          path: paths.pledgesEventsRegistryPackages.path,
+        },
       ]}
     />
   );

@@ -1,0 +1,206 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { type ComponentType, type ReactNode, useEffect, useMemo } from 'react';
+import {
+  createBrowserRouter,
+  type LoaderFunction,
+  matchRoutes,
+  type RouteObject,
+  RouterProvider,
+  redirect,
+} from 'react-router';
+import { NAV_HREFS } from '@/components/layouts/nav-items';
+import { getAuthHref, paths } from '@/config/paths';
+import { setUnauthorizedHandler } from '@/lib/api-client';
+import { listenForPreloadErrors, withChunkReload } from '@/lib/chunk-reload';
+import { createPreloadQueue } from '@/lib/preload-queue';
+import { RoutePreloadContext } from '@/lib/route-preload';
+import { AppRoot, AppRootFallback } from './routes/root';
+import { RouteError } from './routes/route-error';
+
+type RouteModule = {
+  default: ComponentType;
+  clientLoader?: (queryClient: QueryClient) => LoaderFunction;
+};
+
+/**
+ * A lazy route: the module is fetched on first visit (or preloaded), a failed chunk load reloads the
+ * page, and a `clientLoader(queryClient)` export becomes the route's loader.
+ */
+const lazyRoute = (queryClient: QueryClient, load: () => Promise<RouteModule>) =>
+  withChunkReload(async () => {
+    const { default: Component, clientLoader } = await load();
+    return { Component, ...(clientLoader ? { loader: clientLoader(queryClient) } : {}) };
+  });
+
+const redirectTo = (path: string) => () => redirect(path);
+
+export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
+  const lazy = (load: () => Promise<RouteModule>) => lazyRoute(queryClient, load);
+
+  return [
+    {
+      id: 'root',
+      Component: AppRoot,
+      HydrateFallback: AppRootFallback,
+      ErrorBoundary: RouteError,
+      children: [
+        {
+          id: 'auth-layout',
+          lazy: lazy(() => import('./routes/auth/layout')),
+          children: [
+            { path: paths.auth.path, lazy: lazy(() => import('./routes/auth/login')) },
+            { path: paths.resetPassword.path, lazy: lazy(() => import('./routes/auth/reset-password')) },
+          ],
+        },
+        {
+          id: 'default-layout',
+          lazy: lazy(() => import('./routes/app/root')),
+          children: [
+            { index: true, lazy: lazy(() => import('@/features/dashboard/components/dashboard-page')) },
+            { path: paths.news.path, lazy: lazy(() => import('@/features/news/components/news-page')) },
+            { path: paths.settings.path, lazy: lazy(() => import('./routes/app/settings')) },
+            { path: paths.verifyEmail.path, lazy: lazy(() => import('./routes/app/verify-email')) },
+            { path: paths.authVerifyEmail.path, lazy: lazy(() => import('./routes/app/verify-email')) },
+            {
+              path: paths.monitoringItems.path,
+              lazy: lazy(() => import('@/features/monitoring-items/components/items-page')),
+            },
+            {
+              path: paths.monitoringUpload.path,
+              lazy: lazy(() => import('@/features/monitoring-upload/components/upload-layout')),
+              children: [
+                { index: true, loader: redirectTo(paths.monitoringUploadForm.path) },
+                {
+                  path: paths.monitoringUploadForm.path,
+                  lazy: lazy(() => import('@/features/monitoring-upload/components/upload-form-page')),
+                },
+                {
+                  path: paths.monitoringUploadTable.path,
+                  lazy: lazy(() => import('@/features/monitoring-upload/components/upload-table-page')),
+                },
+              ],
+            },
+            {
+              path: paths.monitoringUploadsHistory.path,
+              lazy: lazy(() => import('@/features/uploads-history/components/uploads-history-page')),
+            },
+            {
+              path: paths.monitoringNotifications.path,
+              lazy: lazy(() => import('@/features/notifications/components/notifications-page')),
+            },
+            {
+              path: paths.monitoringStatistics.path,
+              lazy: lazy(() => import('@/features/statistics/components/statistics-page')),
+            },
+            {
+              path: paths.monitoringReport.path,
+              lazy: lazy(() => import('@/features/report/components/report-page')),
+            },
+            {
+              path: paths.oneTimeCheck.path,
+              lazy: lazy(() => import('@/features/one-time-check/components/one-time-check-page')),
+            },
+            {
+              path: paths.oneTimeCheckTable.path,
+              lazy: lazy(() => import('@/features/one-time-check/components/check-history-page')),
+            },
+            {
+              path: paths.oneTimeCheckResults.path,
+              lazy: lazy(() => import('@/features/one-time-check/components/check-results-page')),
+            },
+            {
+              path: paths.oneTimeCheckDocument.path,
+              lazy: lazy(() => import('@/features/one-time-check/components/check-document-page')),
+            },
+            {
+              path: paths.pledgesUploadEvents.path,
+              lazy: lazy(() => import('@/features/pledge-upload-events/components/upload-events-layout')),
+              children: [
+                { index: true, loader: redirectTo(paths.pledgesUploadEventsForm.path) },
+                {
+                  path: paths.pledgesUploadEventsForm.path,
+                  lazy: lazy(
+                    () => import('@/features/pledge-upload-events/components/upload-events-form-page'),
+                  ),
+                },
+                {
+                  path: paths.pledgesUploadEventsTable.path,
+                  lazy: lazy(
+                    () => import('@/features/pledge-upload-events/components/upload-events-table-page'),
+                  ),
+                },
+              ],
+            },
+            {
+              path: paths.pledgesEventsRegistry.path,
+              lazy: lazy(() => import('@/features/pledge-events-registry/components/events-registry-layout')),
+              children: [
+                { index: true, loader: redirectTo(paths.pledgesEventsRegistryTable.path) },
+                {
+                  path: paths.pledgesEventsRegistryTable.path,
+                  lazy: lazy(() => import('@/features/pledge-events-registry/components/events-table-page')),
+                },
+                {
+                  path: paths.pledgesEventsRegistryPackages.path,
+                  lazy: lazy(() => import('@/features/pledge-events-registry/components/packages-page')),
+                },
+              ],
+            },
+          ],
+        },
+        { path: '*', lazy: lazy(() => import('./routes/not-found')) },
+      ],
+    },
+  ];
+}
+
+/** Loads the code of every route a path matches, through a queue of at most four at once. */
+function createRoutePreloader(routes: RouteObject[]) {
+  const queue = createPreloadQueue();
+  return (path: string, urgent = true) => {
+    queue.add(
+      path,
+      () =>
+        Promise.all(
+          (matchRoutes(routes, path) ?? []).map(({ route }) =>
+            typeof route.lazy === 'function' ? route.lazy() : undefined,
+          ),
+        ),
+      urgent,
+    );
+  };
+}
+
+export function AppRouter({ queryClient }: { queryClient: QueryClient }): ReactNode {
+  const { router, preload } = useMemo(() => {
+    const routes = createAppRoutes(queryClient);
+    const appRouter = createBrowserRouter(routes);
+    // Registered here, not in an effect: the first loaders are already running and may get a 401.
+    setUnauthorizedHandler((redirectTo) => {
+      // Another user may sign in next; nothing of this session's data may survive.
+      queryClient.clear();
+      void appRouter.navigate(getAuthHref(redirectTo), { replace: true });
+    });
+    return { router: appRouter, preload: createRoutePreloader(routes) };
+  }, [queryClient]);
+
+  useEffect(() => listenForPreloadErrors(), []);
+
+  useEffect(() => {
+    // Once the first screen is up, fetch the sections' code in the background.
+    const schedule = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1500));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = schedule(() => {
+      for (const href of NAV_HREFS) {
+        preload(href, false);
+      }
+    });
+    return () => cancel(handle);
+  }, [preload]);
+
+  return (
+    <RoutePreloadContext.Provider value={preload}>
+      <RouterProvider router={router} />
+    </RoutePreloadContext.Provider>
+  );
+}

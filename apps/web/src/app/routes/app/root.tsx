@@ -1,0 +1,29 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { DefaultLayout } from '@/components/layouts/default-layout';
+import { getAuthHref } from '@/config/paths';
+import { isApiError } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
+import { getAuthToken } from '@/lib/auth-token';
+
+/** Every default-layout screen needs a signed-in user; the user is loaded before the layout renders. */
+export const clientLoader =
+  (queryClient: QueryClient) =>
+  async ({ request }: LoaderFunctionArgs) => {
+    const url = new URL(request.url);
+    const authHref = getAuthHref(`${url.pathname}${url.search}`);
+    if (!getAuthToken()) {
+      throw redirect(authHref);
+    }
+    try {
+      await queryClient.ensureQueryData(meQueryOptions());
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        throw redirect(authHref);
+      }
+      throw error;
+    }
+    return null;
+  };
+
+export default DefaultLayout;

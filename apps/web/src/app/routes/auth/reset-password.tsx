@@ -1,0 +1,29 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { paths } from '@/config/paths';
+import { texts } from '@/config/texts';
+import { ResetPasswordConfirmForm } from '@/features/auth/components/reset-password-confirm-form';
+import { ResetPasswordRequestForm } from '@/features/auth/components/reset-password-request-form';
+import { clearAuthToken } from '@/lib/auth-token';
+
+/** Without ?token= the user asks for a letter; with it (the link from the letter) sets a new password. */
+export default function ResetPasswordRoute() {
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const token = searchParams.get('token');
+
+  if (!token) {
+    return <ResetPasswordRequestForm />;
+  }
+  return (
+    <ResetPasswordConfirmForm
+      token={token}
+      onSuccess={() => {
+        // A reset ends the account's sessions, so a token in this browser is no longer valid.
+        clearAuthToken();
+        toast.success(texts.resetPassword.success);
+        navigate(paths.auth.getHref(), { replace: true });
+      }}
+    />
+  );
+}

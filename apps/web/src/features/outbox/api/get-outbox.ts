@@ -1,0 +1,20 @@
+import { API, type OutboxMail } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export type OutboxQuery = { page: number; pageSize: number; to?: string };
+export type OutboxPage = { items: OutboxMail[]; total: number };
+
+export const getOutbox = (query: OutboxQuery): Promise<OutboxPage> =>
+  api.get<OutboxPage>(API.outbox, { query });
+
+export const outboxQueryOptions = (query: OutboxQuery) =>
+  queryOptions({
+    queryKey: ['outbox', query],
+    queryFn: () => getOutbox(query),
+    // New mails arrive in the background (queued jobs); keep the list fresh while it is open.
+    refetchInterval: 10_000,
+  });
+
+export const useOutbox = (query: OutboxQuery) =>
+  useQuery({ ...outboxQueryOptions(query), placeholderData: keepPreviousData });

@@ -1,0 +1,92 @@
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { Session } from '@pledgewatch/contract';
+import { toast } from 'react-toastify';
+import { texts } from '@/config/texts';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useDeleteOtherSessions } from '../api/delete-other-sessions';
+import { useDeleteSession } from '../api/delete-session';
+import { SectionCard } from './section-card';
+
+const t = texts.settings.sessions;
+
+export function SessionsList({ sessions }: { sessions: Session[] }) {
+  const endOne = useDeleteSession({
+    onSuccess: () => toast.success(t.ended),
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const endOthers = useDeleteOtherSessions({
+    onSuccess: () => toast.success(t.endedOthers),
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const hasOthers = sessions.some((session) => !session.current);
+
+  return (
+    <SectionCard title={t.heading}>
+      <Stack spacing={2}>
+        <TableContainer>
+          <Table size="small" aria-label={t.heading}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t.device}</TableCell>
+                <TableCell>{t.ip}</TableCell>
+                <TableCell>{t.createdAt}</TableCell>
+                <TableCell>{t.lastUsedAt}</TableCell>
+                <TableCell align="right">{texts.common.actions}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {sessions.map((session) => (
+                <TableRow key={session.id} data-testid="session-row" selected={session.current}>
+                  <TableCell sx={{ maxWidth: 360 }}>
+                    <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
+                      {session.userAgent || t.unknownDevice}
+                    </Typography>
+                    {session.current && (
+                      <Chip size="small" color="primary" label={t.current} sx={{ mt: 0.5 }} />
+                    )}
+                  </TableCell>
+                  <TableCell>{session.ip ?? texts.common.dash}</TableCell>
+                  <TableCell>{formatDateTime(session.createdAt)}</TableCell>
+                  <TableCell>{formatDateTime(session.lastUsedAt)}</TableCell>
+                  <TableCell align="right">
+                    {!session.current && (
+                      <Button
+                        size="small"
+                        color="error"
+                        onClick={() => endOne.mutate(session.id)}
+                        loading={endOne.isPending && endOne.variables === session.id}
+                      >
+                        {t.end}
+                      </Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {!hasOthers && <Typography color="text.secondary">{t.empty}</Typography>}
+        <Button
+          variant="outlined"
+          color="error"
+          disabled={!hasOthers}
+          loading={endOthers.isPending}
+          onClick={() => endOthers.mutate(undefined)}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t.endOthers}
+        </Button>
+      </Stack>
+    </SectionCard>
+  );
+}

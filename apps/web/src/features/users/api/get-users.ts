@@ -1,0 +1,20 @@
+import { API, type Member } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** The contract's query schema coerces strings, so its input type is too loose for the client. */
+export type UsersQuery = { page: number; pageSize: number; search?: string };
+
+export type UsersPage = { items: Member[]; total: number };
+
+export const getUsers = (query: UsersQuery): Promise<UsersPage> => api.get<UsersPage>(API.members, { query });
+
+export const usersQueryOptions = (query: UsersQuery) =>
+  queryOptions({
+    queryKey: ['users', query],
+    queryFn: () => getUsers(query),
+  });
+
+export const useUsers = (query: UsersQuery) =>
+  // The previous page stays on screen while the next one loads, so the table does not jump.
+  useQuery({ ...usersQueryOptions(query), placeholderData: keepPreviousData });

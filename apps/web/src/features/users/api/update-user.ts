@@ -1,0 +1,21 @@
+import { API, type Member, type UpdateMemberBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export type UpdateUserInput = { id: string; data: UpdateMemberBody };
+
+export const updateUser = ({ id, data }: UpdateUserInput): Promise<Member> =>
+  api.patch<Member>(API.member(id), data);
+
+export const useUpdateUser = (config?: MutationConfig<typeof updateUser>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: updateUser,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

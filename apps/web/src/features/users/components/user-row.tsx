@@ -1,0 +1,68 @@
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import { type Member, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
+import { toast } from 'react-toastify';
+import { texts } from '@/config/texts';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useUpdateUser } from '../api/update-user';
+
+const t = texts.settings.users;
+
+/** One member: role can be changed inline; an admin cannot demote or disable themselves. */
+export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean }) {
+  const update = useUpdateUser({
+    onSuccess: () => toast.success(t.updated),
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const name = member.fullName || member.email;
+
+  return (
+    <TableRow data-testid="user-row" hover>
+      <TableCell>
+        {name}
+        {isSelf && ` (${t.you})`}
+      </TableCell>
+      <TableCell>{member.email}</TableCell>
+      <TableCell sx={{ minWidth: 180 }}>
+        <TextField
+          select
+          size="small"
+          value={member.role}
+          disabled={isSelf || update.isPending}
+          slotProps={{ htmlInput: { 'aria-label': t.changeRole(name) } }}
+          onChange={(event) => update.mutate({ id: member.id, data: { role: event.target.value as Role } })}
+        >
+          {ROLES.map((role) => (
+            <MenuItem key={role} value={role}>
+              {ROLE_LABELS[role]}
+            </MenuItem>
+          ))}
+        </TextField>
+      </TableCell>
+      <TableCell>
+        <Chip
+          size="small"
+          color={member.active ? 'success' : 'default'}
+          label={member.active ? t.active : t.inactive}
+        />
+      </TableCell>
+      <TableCell>{formatDateTime(member.lastLoginAt)}</TableCell>
+      <TableCell align="right">
+        <Button
+          size="small"
+          color={member.active ? 'error' : 'primary'}
+          disabled={isSelf}
+          loading={update.isPending && update.variables?.data.active !== undefined}
+          onClick={() => update.mutate({ id: member.id, data: { active: !member.active } })}
+        >
+          {member.active ? t.deactivate : t.activate}
+        </Button>
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects: pure packages, the web app's pure modules, and the server's unit + API tests.
+ * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'packages',
+          include: ['packages/*/src/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          globalSetup: ['apps/server/src/testing/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
