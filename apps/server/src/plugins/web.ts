@@ -39,6 +39,18 @@ export default fp<{ webDist: string }>(
       fastify.log.warn({ webDist }, 'web app is not built: run `npm run build`');
     }
 
+    const sendShell = (request: FastifyRequest, reply: FastifyReply, status: number) =>
+      reply
+        .code(status)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(applyServerTheme(indexHtml ?? '', request.headers.cookie));
+
+    if (indexHtml) {
+      // The static handler treats `/` as a directory; the shell answers it instead.
+      fastify.get('/', { schema: { hide: true } }, (request, reply) => sendShell(request, reply, 200));
+    }
+
     fastify.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       if (pathname === '/api' || pathname.startsWith('/api/')) {
@@ -51,11 +63,7 @@ export default fp<{ webDist: string }>(
       if (!indexHtml || !wantsPage || isAsset) {
         return reply.code(404).type('text/plain; charset=utf-8').send(`Не найдено: ${pathname}`);
       }
-      return reply
-        .code(isKnownWebPath(pathname) ? 200 : 404)
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(applyServerTheme(indexHtml, request.headers.cookie));
+      return sendShell(request, reply, isKnownWebPath(pathname) ? 200 : 404);
     });
   },
   { name: 'web' },

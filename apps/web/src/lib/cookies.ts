@@ -19,9 +19,11 @@ export function setCookie(name: string, value: string, { maxAgeSeconds }: Cookie
   if (window.location.protocol === 'https:') {
     parts.push('Secure');
   }
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is async and not in every browser.
   document.cookie = parts.join('; ');
 }
 
 export function deleteCookie(name: string): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is async and not in every browser.
   document.cookie = `${encodeURIComponent(name)}=; path=/; max-age=0; SameSite=Lax`;
 }
