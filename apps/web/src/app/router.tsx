@@ -32,7 +32,12 @@ const lazyRoute = (queryClient: QueryClient, load: () => Promise<RouteModule>) =
     return { Component, ...(clientLoader ? { loader: clientLoader(queryClient) } : {}) };
   });
 
-const redirectTo = (path: string) => () => redirect(path);
+/** An index route that only forwards to its first tab (a Component silences the empty-leaf warning). */
+const redirectIndex = (path: string): RouteObject => ({
+  index: true,
+  loader: () => redirect(path),
+  Component: () => null,
+});
 
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const lazy = (load: () => Promise<RouteModule>) => lazyRoute(queryClient, load);
@@ -69,7 +74,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.monitoringUpload.path,
               lazy: lazy(() => import('@/features/monitoring-upload/components/upload-layout')),
               children: [
-                { index: true, loader: redirectTo(paths.monitoringUploadForm.path) },
+                redirectIndex(paths.monitoringUploadForm.path),
                 {
                   path: paths.monitoringUploadForm.path,
                   lazy: lazy(() => import('@/features/monitoring-upload/components/upload-form-page')),
@@ -116,7 +121,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.pledgesUploadEvents.path,
               lazy: lazy(() => import('@/features/pledge-upload-events/components/upload-events-layout')),
               children: [
-                { index: true, loader: redirectTo(paths.pledgesUploadEventsForm.path) },
+                redirectIndex(paths.pledgesUploadEventsForm.path),
                 {
                   path: paths.pledgesUploadEventsForm.path,
                   lazy: lazy(
@@ -135,7 +140,7 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               path: paths.pledgesEventsRegistry.path,
               lazy: lazy(() => import('@/features/pledge-events-registry/components/events-registry-layout')),
               children: [
-                { index: true, loader: redirectTo(paths.pledgesEventsRegistryTable.path) },
+                redirectIndex(paths.pledgesEventsRegistryTable.path),
                 {
                   path: paths.pledgesEventsRegistryTable.path,
                   lazy: lazy(() => import('@/features/pledge-events-registry/components/events-table-page')),

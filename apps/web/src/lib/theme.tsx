@@ -66,7 +66,12 @@ export function createAppTheme(mode: ResolvedTheme): Theme {
       breakpoints: { values: BREAKPOINTS },
       shape: { borderRadius: 8 },
       components: {
-        MuiButton: { defaultProps: { disableElevation: true } },
+        // Sentence case reads better in Russian than the default upper case.
+        MuiButton: {
+          defaultProps: { disableElevation: true },
+          styleOverrides: { root: { textTransform: 'none' } },
+        },
+        MuiTab: { styleOverrides: { root: { textTransform: 'none', fontSize: '0.95rem' } } },
         MuiTextField: { defaultProps: { fullWidth: true } },
       },
     },

@@ -46,6 +46,7 @@ export function OutboxTable() {
         </div>
         <TextField
           size="small"
+          fullWidth={false}
           type="search"
           label={t.filter}
           value={to}

@@ -46,6 +46,7 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
           <TextField
             size="small"
+            fullWidth={false}
             type="search"
             label={t.search}
             value={search}
@@ -59,7 +60,7 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
             variant="contained"
             startIcon={<PersonAddAlt1OutlinedIcon />}
             onClick={() => setInviteOpen(true)}
-            sx={{ whiteSpace: 'nowrap' }}
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           >
             {t.invite}
           </Button>

@@ -1,0 +1,23 @@
+import { benchAuth } from './auth.bench.ts';
+import { openBenchDatabase } from './bench-database.ts';
+
+export interface BenchContext {
+  databaseUrl: string;
+  /** Seconds per load case; BENCH_SECONDS overrides. */
+  seconds: number;
+}
+
+/** Every benchmark of the project, in order. Later work adds its own here. */
+const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [{ name: 'auth', run: benchAuth }];
+
+const only = process.argv[2];
+const database = await openBenchDatabase();
+console.log(`Pledgewatch benchmarks on ${database.label}, Node ${process.version}`);
+try {
+  for (const bench of BENCHMARKS.filter((b) => !only || b.name === only)) {
+    await bench.run({ databaseUrl: database.url, seconds: Number(process.env.BENCH_SECONDS ?? 5) });
+  }
+} finally {
+  await database.close();
+}
+process.exit(0);

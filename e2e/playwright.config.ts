@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { E2E_APP_URL } from './support/stack.ts';
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: path.join(import.meta.dirname, '../test-results'),
+  use: {
+    baseURL: E2E_APP_URL,
+    locale: 'ru-RU',
+    timezoneId: 'Europe/Moscow',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's Chromium; Playwright's own browser download is not available on these machines.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node e2e/support/start-stack.ts',
+    cwd: path.join(import.meta.dirname, '..'),
+    url: `${E2E_APP_URL}/api/v1/build/info`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});
