@@ -103,6 +103,9 @@ async function request<T>(method: string, path: string, options: RequestOptions 
     headers.set('Content-Type', 'application/json');
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
+    } else if (method !== 'GET' && method !== 'HEAD') {
+      // Every call is JSON; an empty body with a JSON content type is rejected by the server's parser.
+      body = '{}';
     }
   }
 

@@ -19,10 +19,14 @@ import { SessionsList } from '@/features/settings/components/sessions-list';
 import { UsersTable } from '@/features/users/components/users-table';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
+import { getAuthToken } from '@/lib/auth-token';
 
 export const clientLoader = (queryClient: QueryClient) => async () => {
-  // Start loading the profile with the route code, but let the screen show its own error.
-  void queryClient.prefetchQuery(profileQueryOptions());
+  // Start loading the profile with the route code, but let the screen show its own error. Loaders run
+  // in parallel with the layout's sign-in check, so skip it when there is no token at all.
+  if (getAuthToken()) {
+    void queryClient.prefetchQuery(profileQueryOptions());
+  }
   return null;
 };
 

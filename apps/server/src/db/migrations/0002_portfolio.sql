@@ -1,0 +1,58 @@
+-- The monitored portfolio (vehicles by VIN, pledgors by document) and file uploads.
+
+CREATE TABLE uploads (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  created_by uuid REFERENCES users (id) ON DELETE SET NULL,
+  -- items: a portfolio file (/monitoring/upload); pledge_events: a file of pledge events (/pledges/upload-events)
+  kind text NOT NULL CHECK (kind IN ('items', 'pledge_events')),
+  file_name text NOT NULL,
+  file_size bigint NOT NULL DEFAULT 0,
+  -- received → validating → validated (preview, waits for confirmation) → importing → done | done_with_errors
+  -- any step → failed; validated → cancelled
+  status text NOT NULL DEFAULT 'received'
+    CHECK (status IN ('received', 'validating', 'validated', 'importing', 'done', 'done_with_errors', 'failed', 'cancelled')),
+  rows_total integer NOT NULL DEFAULT 0,
+  rows_processed integer NOT NULL DEFAULT 0,
+  rows_accepted integer NOT NULL DEFAULT 0,
+  rows_duplicate integer NOT NULL DEFAULT 0,
+  rows_rejected integer NOT NULL DEFAULT 0,
+  error_message text,
+  details jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+CREATE INDEX uploads_org_created_idx ON uploads (organisation_id, created_at DESC);
+
+CREATE TABLE monitoring_items (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('vin', 'document')),
+  -- NULL for VINs; for documents one of the identifier package's DOCUMENT_TYPES
+  document_type text CHECK (
+    document_type IN ('passport_rf', 'driving_licence', 'pts', 'epts', 'sts', 'inn', 'ogrn', 'ogrnip')
+  ),
+  -- normalised form (upper-case VIN; digits and upper-case Cyrillic letters for documents)
+  identifier text NOT NULL,
+  label text,
+  contract_number text,
+  pledgor_name text,
+  status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused', 'archived')),
+  origin text NOT NULL CHECK (origin IN ('form', 'upload', 'pledge', 'demo')),
+  upload_id uuid REFERENCES uploads (id) ON DELETE SET NULL,
+  created_by uuid REFERENCES users (id) ON DELETE SET NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  archived_at timestamptz,
+  last_checked_at timestamptz,
+  CHECK ((kind = 'vin') = (document_type IS NULL))
+);
+-- One item per identifier per organisation; re-adding an archived item restores it.
+CREATE UNIQUE INDEX monitoring_items_identity_key
+  ON monitoring_items (organisation_id, kind, coalesce(document_type, ''), identifier);
+CREATE INDEX monitoring_items_list_idx ON monitoring_items (organisation_id, kind, status, created_at DESC, id);
+-- Checks look items up by identifier across organisations (e.g. another creditor's pledge on a VIN).
+CREATE INDEX monitoring_items_identifier_idx ON monitoring_items (identifier);
+CREATE INDEX monitoring_items_label_trgm_idx ON monitoring_items (organisation_id, lower(label) text_pattern_ops);
+CREATE INDEX monitoring_items_contract_idx ON monitoring_items (organisation_id, lower(contract_number) text_pattern_ops);

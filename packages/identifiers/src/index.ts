@@ -1,0 +1,5 @@
+export * from './documents.ts';
+export * from './extract.ts';
+export * from './schemas.ts';
+export * from './vin.ts';
+export * from './wmi.ts';
