@@ -96,10 +96,11 @@ export function extractIdentifiers(text: string, options: ExtractOptions = {}): 
 
       if (/^\d+$/.test(token)) {
         if (label && position - label.at <= LABEL_REACH) {
+          // A phone label stays in force: "+7 916…" splits into several numbers.
           if (label.kind !== 'phone') {
             add(labelledNumber(label.kind, token, token, line));
+            label = null;
           }
-          label = null;
           continue;
         }
         const kind = bareNumberKind(token);
@@ -141,7 +142,9 @@ function labelledNumber(labelKind: RegistryKind, digits: string, raw: string, li
   // "ОГРН" is often written above a column that also holds sole traders' 15-digit OGRNIPs.
   const kind = labelKind === 'ogrn' && digits.length === 15 ? 'ogrnip' : labelKind;
   const check = validateDocument(kind, digits);
-  return check.ok ? accepted(kind, check.value, raw, line, []) : rejected(kind, digits, raw, line, check.error);
+  return check.ok
+    ? accepted(kind, check.value, raw, line, [])
+    : rejected(kind, digits, raw, line, check.error);
 }
 
 function accepted(
