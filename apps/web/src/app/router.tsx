@@ -181,10 +181,19 @@ export function AppRouter({ queryClient }: { queryClient: QueryClient }): ReactN
     const routes = createAppRoutes(queryClient);
     const appRouter = createBrowserRouter(routes);
     // Registered here, not in an effect: the first loaders are already running and may get a 401.
+    let redirecting = false;
     setUnauthorizedHandler((redirectTo) => {
-      // Another user may sign in next; nothing of this session's data may survive.
-      queryClient.clear();
-      void appRouter.navigate(getAuthHref(redirectTo), { replace: true });
+      // Several calls can fail at once; one redirect is enough.
+      if (redirecting) {
+        return;
+      }
+      redirecting = true;
+      void appRouter.navigate(getAuthHref(redirectTo), { replace: true }).finally(() => {
+        // Another user may sign in next, so no data of this session survives. Cleared only after the
+        // signed-in screens unmount, or they would refetch at once.
+        queryClient.clear();
+        redirecting = false;
+      });
     });
     return { router: appRouter, preload: createRoutePreloader(routes) };
   }, [queryClient]);

@@ -1,7 +1,7 @@
 import { API, type MeResponse, type TokenResponse, type User } from '@pledgewatch/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
-import { clearAuthToken, setAuthToken } from './auth-token';
+import { clearAuthToken, getAuthToken, setAuthToken } from './auth-token';
 
 /** The signed-in user lives in lib (not a feature) because the layout and every feature need it. */
 export const getMe = (): Promise<MeResponse> => api.get<MeResponse>(API.me);
@@ -14,7 +14,8 @@ export const meQueryOptions = () =>
   });
 
 export function useUser(): User | undefined {
-  return useQuery(meQueryOptions()).data?.user;
+  // Without a token (just signed out) a refetch could only answer 401, so do not ask.
+  return useQuery({ ...meQueryOptions(), enabled: getAuthToken() !== null }).data?.user;
 }
 
 export type LoginInput = { username: string; password: string };
@@ -53,13 +54,14 @@ export async function logout(): Promise<void> {
   }
 }
 
-export function useLogout({ onDone }: { onDone: () => void }) {
+export function useLogout({ onDone }: { onDone: () => void | Promise<void> }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
-    onSettled: () => {
+    onSettled: async () => {
+      // Leave the signed-in screens first: clearing while they are mounted makes them refetch (and 401).
+      await onDone();
       queryClient.clear();
-      onDone();
     },
   });
 }

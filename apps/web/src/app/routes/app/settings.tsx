@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -49,7 +50,13 @@ function ProfileTabs({ tab, user }: { tab: TabId; user: User }) {
     return <Alert severity="error">{getErrorMessage(profile.error)}</Alert>;
   }
   if (!profile.data) {
-    return null;
+    return (
+      <CircularProgress
+        aria-label={texts.common.loading}
+        size={28}
+        sx={{ display: 'block', mx: 'auto', my: 4 }}
+      />
+    );
   }
   const { user: profileUser, pendingEmail, sessions } = profile.data;
   if (tab === 'sessions') {
