@@ -1,9 +1,12 @@
 import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
-import { createOrganisation, createUserAccount } from '../apps/server/src/modules/organisations/organisations.service.ts';
-import type { BenchContext } from './run.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+} from '../apps/server/src/modules/organisations/organisations.service.ts';
 import { printTable, runLoad } from './harness.ts';
+import type { BenchContext } from './run.ts';
 
 /** Sign-in and `auth/me` throughput through real HTTP, beside a bare Fastify route on the same machine. */
 export async function benchAuth({ databaseUrl, seconds }: BenchContext): Promise<void> {
@@ -18,8 +21,18 @@ export async function benchAuth({ databaseUrl, seconds }: BenchContext): Promise
 
   const organisationId = await createOrganisation(app.db, 'Бенчмарк');
   const email = `bench-${Date.now()}@bench.ru`;
-  await createUserAccount(app.db, { organisationId, email, fullName: 'Бенч', role: 'analyst', password: 'bench-password' });
-  const form = new URLSearchParams({ grant_type: 'password', username: email, password: 'bench-password' }).toString();
+  await createUserAccount(app.db, {
+    organisationId,
+    email,
+    fullName: 'Бенч',
+    role: 'analyst',
+    password: 'bench-password',
+  });
+  const form = new URLSearchParams({
+    grant_type: 'password',
+    username: email,
+    password: 'bench-password',
+  }).toString();
   const login = async () => {
     const response = await fetch(`${base}/api/v1/auth/login`, {
       method: 'POST',
@@ -40,11 +53,18 @@ export async function benchAuth({ databaseUrl, seconds }: BenchContext): Promise
   };
 
   const results = [
-    await runLoad('bare Fastify GET /ping', () => fetch(bareUrl).then(expectOk), { concurrency: 16, seconds }),
-    await runLoad('GET /api/v1/auth/me', () => fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } }).then(expectOk), {
+    await runLoad('bare Fastify GET /ping', () => fetch(bareUrl).then(expectOk), {
       concurrency: 16,
       seconds,
     }),
+    await runLoad(
+      'GET /api/v1/auth/me',
+      () => fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } }).then(expectOk),
+      {
+        concurrency: 16,
+        seconds,
+      },
+    ),
     await runLoad('POST /api/v1/auth/login (scrypt)', login, { concurrency: 4, seconds }),
   ];
   printTable('Auth throughput (HTTP on loopback)', results);

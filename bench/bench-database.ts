@@ -4,7 +4,11 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 
 /** DATABASE_URL when set (e.g. the machine's PostgreSQL), else a throw-away embedded PostgreSQL 18. */
-export async function openBenchDatabase(): Promise<{ url: string; label: string; close: () => Promise<void> }> {
+export async function openBenchDatabase(): Promise<{
+  url: string;
+  label: string;
+  close: () => Promise<void>;
+}> {
   if (process.env.DATABASE_URL) {
     return { url: process.env.DATABASE_URL, label: 'DATABASE_URL', close: async () => {} };
   }

@@ -8,7 +8,9 @@ export interface BenchContext {
 }
 
 /** Every benchmark of the project, in order. Later work adds its own here. */
-const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [{ name: 'auth', run: benchAuth }];
+const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [
+  { name: 'auth', run: benchAuth },
+];
 
 const only = process.argv[2];
 const database = await openBenchDatabase();
