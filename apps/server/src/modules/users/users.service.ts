@@ -263,7 +263,7 @@ export async function requestPasswordReset(options: {
       await recordAttempt(tx, { kind: 'reset', key, succeeded: true });
     }
     const user = await getUserByEmail(tx, email);
-    if (!user || !user.active) {
+    if (!user?.active) {
       return;
     }
     const token = await issueEmailToken(tx, {

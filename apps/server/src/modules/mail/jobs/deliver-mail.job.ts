@@ -9,7 +9,7 @@ export const deliverMailJob = defineJob({
   async handler(job, { db, mailer }) {
     const mail = await getOutboxMail(db, job.data.mailId);
     // Only queued mail is sent: a retried or duplicated job never sends twice.
-    if (!mail || mail.status !== 'queued') {
+    if (mail?.status !== 'queued') {
       return;
     }
     if (!mailer.smtpEnabled) {
