@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './env.ts';
+
+describe('loadConfig', () => {
+  it('applies defaults: embedded database, port 3000, workers on, demo data on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      appUrl: 'http://localhost:3000',
+      runWorkers: true,
+      demoData: true,
+      sessionTtl: 604800,
+    });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it('lists every invalid variable at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', WORKERS: 'maybe' })).toThrow(
+      /Invalid configuration:\n {2}PORT: .+\n {2}DATABASE_URL: .+\n {2}WORKERS: .+/,
+    );
+  });
+
+  it('trims a trailing slash from APP_URL so mail links are well formed', () => {
+    expect(loadConfig({ APP_URL: 'https://pledgewatch.bank.ru/' }).appUrl).toBe(
+      'https://pledgewatch.bank.ru',
+    );
+  });
+});
