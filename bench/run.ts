@@ -1,5 +1,7 @@
 import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
+import { benchChecks } from './checks.bench.ts';
+import { benchPortfolio } from './portfolio.bench.ts';
 
 export interface BenchContext {
   databaseUrl: string;
@@ -10,6 +12,8 @@ export interface BenchContext {
 /** Every benchmark of the project, in order. Later work adds its own here. */
 const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [
   { name: 'auth', run: benchAuth },
+  { name: 'portfolio', run: benchPortfolio },
+  { name: 'checks', run: benchChecks },
 ];
 
 const only = process.argv[2];

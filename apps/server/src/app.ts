@@ -11,8 +11,13 @@ import type { AppConfig } from './config/env.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { readBuildId } from './lib/build-info.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { checksRoutes } from './modules/checks/checks.routes.ts';
+import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
+import { newsRoutes } from './modules/news/news.routes.ts';
+import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { pendingRoutes } from './modules/pending/pending.routes.ts';
 import { buildRoutes, platformRoutes } from './modules/platform/platform.routes.ts';
+import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
@@ -114,6 +119,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(userRoutes, { prefix: '/user', config });
       await api.register(memberRoutes, { prefix: '/users', config });
       await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(newsRoutes, { prefix: '/news' });
+      await api.register(monitoringRoutes, { prefix: '/monitoring' });
+      await api.register(uploadRoutes, { prefix: '/monitoring/uploads', config });
+      await api.register(notificationRoutes, { prefix: '/monitoring/notifications' });
+      await api.register(checksRoutes, { prefix: '/monitoring', config });
       await api.register(pendingRoutes);
     },
     { prefix: '/api/v1' },

@@ -17,7 +17,10 @@ if (!config.databaseUrl) {
 const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
 const db = createPool(config.databaseUrl);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
-const boss = createBoss(config.databaseUrl, { schedule: true });
+const boss = createBoss(config.databaseUrl, {
+  schedule: true,
+  superviseSeconds: config.jobsSuperviseSeconds,
+});
 boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
 await boss.start();
 const queue = createJobQueue(boss);

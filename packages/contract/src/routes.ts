@@ -30,6 +30,8 @@ export const ROUTES = {
   oneTimeCheckTable: { path: '/monitoring/one-time-check/table', layout: 'default' },
   oneTimeCheckResults: { path: '/monitoring/one-time-check/results', layout: 'default' },
   oneTimeCheckDocument: { path: '/monitoring/one-time-check/document/:id', layout: 'default' },
+  monitoringEvents: { path: '/monitoring/events', layout: 'default' },
+  monitoringChecks: { path: '/monitoring/checks', layout: 'default' },
 } as const satisfies Record<string, { path: string; layout: LayoutName }>;
 
 export type RouteName = keyof typeof ROUTES;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import { z } from 'zod';
 
 const durationSeconds = z.coerce.number().int().positive();
@@ -26,7 +27,56 @@ const envSchema = z.object({
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** Largest upload file (bytes). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  /** Largest total unpacked size of an XLSX (zip-bomb guard). */
+  UPLOAD_MAX_UNZIPPED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024 * 1024),
+  /** Telegram Bot API base URL (tests point it at a local server). */
+  TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  /** Timeout of one webhook or Telegram call, milliseconds. */
+  NOTIFY_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Items per batch job of a check run. */
+  CHECK_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  /** Defaults for remote sources; SOURCE_<TYPE>_TIMEOUT_MS etc. override per source type. */
+  SOURCE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SOURCE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  SOURCE_RATE_LIMIT: z.coerce.number().positive().default(20),
+  /** How often the job queue looks for expired or dead (no heartbeat) jobs, seconds. */
+  JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
+
+/**
+ * A source type becomes a remote (HTTP) source when SOURCE_<TYPE>_URL is set, e.g.
+ * SOURCE_WANTED_URL, SOURCE_WANTED_TOKEN, SOURCE_WANTED_TIMEOUT_MS, SOURCE_WANTED_RETRIES,
+ * SOURCE_WANTED_RATE_LIMIT (requests per second), SOURCE_WANTED_CACHE_TTL (seconds).
+ */
+const remoteSourceEnvSchema = z.object({
+  URL: z.string().url().optional(),
+  TOKEN: z.string().optional(),
+  TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  RETRIES: z.coerce.number().int().min(0).max(10).optional(),
+  RATE_LIMIT: z.coerce.number().positive().optional(),
+  CACHE_TTL: z.coerce.number().int().min(0).optional(),
+});
+
+export interface RemoteSourceConfig {
+  url: string;
+  token?: string;
+  timeoutMs: number;
+  retries: number;
+  /** Requests per second, per process. */
+  rateLimit: number;
+  /** Seconds an answer stays in the cache; undefined → the source type's default. */
+  cacheTtl?: number;
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -50,6 +100,47 @@ export interface AppConfig {
   demoData: boolean;
   logLevel: Env['LOG_LEVEL'];
   webDist: string;
+  uploadMaxBytes: number;
+  uploadMaxUnzippedBytes: number;
+  telegramApiUrl: string;
+  notifyHttpTimeoutMs: number;
+  checkBatchSize: number;
+  /** Source types served by an HTTP service; the others are dataset sources. */
+  remoteSources: Partial<Record<SourceType, RemoteSourceConfig>>;
+  jobsSuperviseSeconds: number;
+}
+
+function readRemoteSources(
+  source: NodeJS.ProcessEnv,
+  env: Env,
+): Partial<Record<SourceType, RemoteSourceConfig>> {
+  const result: Partial<Record<SourceType, RemoteSourceConfig>> = {};
+  for (const type of SOURCE_TYPE_CODES) {
+    const prefix = `SOURCE_${type.toUpperCase()}_`;
+    const raw = Object.fromEntries(
+      Object.entries(source)
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, value]) => [key.slice(prefix.length), value]),
+    );
+    const parsed = remoteSourceEnvSchema.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map(
+        (issue) => `  ${prefix}${issue.path.join('.')}: ${issue.message}`,
+      );
+      throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+    }
+    if (parsed.data.URL) {
+      result[type] = {
+        url: parsed.data.URL.replace(/\/$/, ''),
+        token: parsed.data.TOKEN || undefined,
+        timeoutMs: parsed.data.TIMEOUT_MS ?? env.SOURCE_TIMEOUT_MS,
+        retries: parsed.data.RETRIES ?? env.SOURCE_RETRIES,
+        rateLimit: parsed.data.RATE_LIMIT ?? env.SOURCE_RATE_LIMIT,
+        cacheTtl: parsed.data.CACHE_TTL,
+      };
+    }
+  }
+  return result;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -82,5 +173,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     demoData: env.DEMO_DATA === 'true',
     logLevel: env.LOG_LEVEL,
     webDist: env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    uploadMaxUnzippedBytes: env.UPLOAD_MAX_UNZIPPED_BYTES,
+    telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/$/, ''),
+    notifyHttpTimeoutMs: env.NOTIFY_HTTP_TIMEOUT_MS,
+    checkBatchSize: env.CHECK_BATCH_SIZE,
+    remoteSources: readRemoteSources(source, env),
+    jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS,
   };
 }

@@ -5,6 +5,9 @@ import {
   createUserAccount,
   findOrganisationByName,
 } from '../modules/organisations/organisations.service.ts';
+import { seedDemoDatasets } from './demo-datasets.ts';
+import { seedDemoNews } from './demo-news.ts';
+import { seedDemoPortfolio } from './demo-portfolio.ts';
 
 export const DEMO_ORGANISATION = 'Демо-банк «Залоговый»';
 export const DEMO_ACCOUNTS = [
@@ -39,6 +42,10 @@ export async function seedDemo(db: pg.Pool): Promise<{ created: boolean }> {
         isStaff: account.role === 'admin',
       });
     }
+    await seedDemoNews(tx, DEMO_ACCOUNTS[0].email);
+    await seedDemoPortfolio(tx, organisationId);
+    // Last: the demo datasets are built over the demo portfolio seeded above.
+    await seedDemoDatasets(tx, organisationId);
     return { created: true };
   });
 }

@@ -31,6 +31,11 @@ export interface JobDefinition<T = unknown> {
   cron?: { expression: string; tz: string };
   /** Jobs fetched per handler call; the handler still gets them one at a time. */
   batchSize?: number;
+  /**
+   * Consumer tuning: `localConcurrency` loops per process; `burstWhenBatchFull` fetches again at once
+   * while fetches come back full (with batchSize > 1) instead of waiting for the next poll.
+   */
+  work?: { localConcurrency?: number; burstWhenBatchFull?: boolean };
   handler: (job: JobRun<T>, context: JobContext) => Promise<void>;
 }
 

@@ -1,6 +1,13 @@
 import { PgBoss } from 'pg-boss';
 /** Every background job of the app. Modules add theirs here. */
+import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
+import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
+import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
 import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
+import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-notification.job.ts';
+import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
+import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
+import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
 import type {
   AnyJobDefinition,
   JobContext,
@@ -9,17 +16,36 @@ import type {
   SendJobOptions,
 } from './job-definition.ts';
 
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [deliverMailJob];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [
+  deliverMailJob,
+  validateUploadJob,
+  importUploadJob,
+  deliverNotificationJob,
+  notificationDigestsJob,
+  planCheckRunJob,
+  checkBatchJob,
+  scheduledChecksJob,
+];
 
 export const BOSS_SCHEMA = 'pgboss';
 
-export function createBoss(connectionString: string, options: { schedule: boolean }): PgBoss {
+export function createBoss(
+  connectionString: string,
+  /** superviseSeconds: how soon an expired job, or one whose worker died (no heartbeat), is retried. */
+  options: { schedule: boolean; superviseSeconds?: number },
+): PgBoss {
   return new PgBoss({
     connectionString,
     schema: BOSS_SCHEMA,
     application_name: 'pledgewatch-jobs',
     schedule: options.schedule,
     supervise: true,
+    ...(options.superviseSeconds
+      ? {
+          superviseIntervalSeconds: options.superviseSeconds,
+          monitorIntervalSeconds: options.superviseSeconds,
+        }
+      : {}),
   });
 }
 
@@ -58,7 +84,12 @@ export async function registerJobs(
   for (const definition of definitions) {
     await boss.work(
       definition.name,
-      { batchSize: definition.batchSize ?? 1, includeMetadata: true, pollingIntervalSeconds: 1 },
+      {
+        batchSize: definition.batchSize ?? 1,
+        includeMetadata: true,
+        pollingIntervalSeconds: 1,
+        ...definition.work,
+      },
       async (jobs) => {
         for (const job of jobs) {
           const parsed = definition.payload.safeParse(job.data ?? {});

@@ -21,7 +21,17 @@ export const ERRORS = {
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Слишком много попыток. Повторите позже' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
   NOT_IMPLEMENTED: { status: 501, message: 'Эта функция ещё не доступна' },
+  CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
+  DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
+  DATASET_FORMAT: { status: 422, message: 'Не удалось прочитать файл: нужен CSV (UTF-8) или JSON' },
   INTERNAL: { status: 500, message: 'Внутренняя ошибка сервера. Повторите попытку позже' },
+  ITEM_NOT_FOUND: { status: 404, message: 'Объект мониторинга не найден' },
+  UPLOAD_NOT_FOUND: { status: 404, message: 'Загрузка не найдена' },
+  UPLOAD_NO_FILE: { status: 400, message: 'Прикрепите файл CSV или XLSX' },
+  UPLOAD_INVALID_FILE: { status: 422, message: 'Файл не удалось прочитать' },
+  UPLOAD_TOO_LARGE: { status: 413, message: 'Файл слишком большой' },
+  UPLOAD_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем состоянии загрузки' },
+  NOTIFICATION_RULE_NOT_FOUND: { status: 404, message: 'Правило уведомлений не найдено' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

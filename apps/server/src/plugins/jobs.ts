@@ -18,7 +18,10 @@ export interface JobsPluginOptions {
 
 export default fp<JobsPluginOptions>(
   async (fastify, options) => {
-    const boss = createBoss(options.connectionString, { schedule: options.work });
+    const boss = createBoss(options.connectionString, {
+      schedule: options.work,
+      superviseSeconds: options.config.jobsSuperviseSeconds,
+    });
     boss.on('error', (error) => fastify.log.error({ err: error }, 'job queue error'));
     await boss.start();
     const queue = createJobQueue(boss);

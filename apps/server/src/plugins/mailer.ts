@@ -6,6 +6,9 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** A stable Message-ID (`<id@host>`): a resent mail keeps it, so receivers can drop the duplicate. */
+  messageId?: string;
+  headers?: Record<string, string>;
 }
 
 /** Sends through SMTP when SMTP_URL is set; otherwise `smtpEnabled` is false and mail stays in the outbox. */

@@ -118,6 +118,14 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
               lazy: lazy(() => import('@/features/one-time-check/components/check-document-page')),
             },
             {
+              path: paths.monitoringEvents.path,
+              lazy: lazy(() => import('@/features/events/components/events-page')),
+            },
+            {
+              path: paths.monitoringChecks.path,
+              lazy: lazy(() => import('@/features/checks/components/checks-page')),
+            },
+            {
               path: paths.pledgesUploadEvents.path,
               lazy: lazy(() => import('@/features/pledge-upload-events/components/upload-events-layout')),
               children: [

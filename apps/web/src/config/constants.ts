@@ -53,3 +53,6 @@ export const SEARCH_DEBOUNCE_MS = 400;
 export const DEFAULT_PAGE_SIZE = 25;
 export const PAGE_SIZE_OPTIONS = [10, 25, 50, 100];
 export const DRAWER_WIDTH = 272;
+
+/** How often a running upload is asked for its progress. */
+export const UPLOAD_POLL_MS = 1000;

@@ -146,6 +146,69 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+export type UploadOptions = {
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Bytes sent so far and the total, from the browser's upload progress events. */
+  onProgress?: (loaded: number, total: number) => void;
+};
+
+/**
+ * A multipart upload through XMLHttpRequest, the only browser API that reports upload progress.
+ * Same token, 401 handling and error shape as every other call.
+ */
+function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path, options.query));
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = getAuthToken();
+    if (token) {
+      xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    }
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) {
+        options.onProgress?.(event.loaded, event.total);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', texts.errors.network));
+    xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
+    xhr.onload = () => {
+      const response = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        headers: { 'Content-Type': xhr.getResponseHeader('Content-Type') ?? 'application/json' },
+      });
+      if (xhr.status === 401) {
+        void readError(response).then((error) => {
+          handleUnauthorized();
+          reject(error);
+        });
+        return;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        void readError(response).then(reject);
+        return;
+      }
+      try {
+        resolve((xhr.responseText ? JSON.parse(xhr.responseText) : undefined) as T);
+      } catch {
+        reject(new ApiError(xhr.status, 'BAD_RESPONSE', texts.errors.unknown));
+      }
+    };
+    if (options.signal) {
+      if (options.signal.aborted) {
+        reject(new DOMException('Upload aborted', 'AbortError'));
+        return;
+      }
+      options.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    xhr.send(form);
+  });
+}
+
+/** A same-origin URL with query parameters, for plain download links (the auth cookie goes along). */
+export const apiUrl = (path: string, query?: Record<string, QueryValue>): string => buildUrl(path, query);
+
 /** The one HTTP client: bearer token, JSON, errors as ApiError, body unwrapped. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'form'>) => request<T>('GET', path, options),
@@ -159,4 +222,5 @@ export const api = {
     request<T>('DELETE', path, { ...options, body }),
   postForm: <T>(path: string, form: Record<string, string>, options?: RequestOptions) =>
     request<T>('POST', path, { ...options, form }),
+  upload,
 };

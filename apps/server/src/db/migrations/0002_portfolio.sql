@@ -17,6 +17,10 @@ CREATE TABLE uploads (
   rows_accepted integer NOT NULL DEFAULT 0,
   rows_duplicate integer NOT NULL DEFAULT 0,
   rows_rejected integer NOT NULL DEFAULT 0,
+  -- archived items that the upload put back on monitoring
+  rows_restored integer NOT NULL DEFAULT 0,
+  -- import right after validation, without waiting for the user's confirmation
+  auto_confirm boolean NOT NULL DEFAULT false,
   error_message text,
   details jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -49,10 +53,23 @@ CREATE TABLE monitoring_items (
   CHECK ((kind = 'vin') = (document_type IS NULL))
 );
 -- One item per identifier per organisation; re-adding an archived item restores it.
+-- Identifier before the document type, so the same index serves the list sorted by identifier.
 CREATE UNIQUE INDEX monitoring_items_identity_key
-  ON monitoring_items (organisation_id, kind, coalesce(document_type, ''), identifier);
-CREATE INDEX monitoring_items_list_idx ON monitoring_items (organisation_id, kind, status, created_at DESC, id);
+  ON monitoring_items (organisation_id, kind, identifier, coalesce(document_type, ''));
 -- Checks look items up by identifier across organisations (e.g. another creditor's pledge on a VIN).
 CREATE INDEX monitoring_items_identifier_idx ON monitoring_items (identifier);
-CREATE INDEX monitoring_items_label_trgm_idx ON monitoring_items (organisation_id, lower(label) text_pattern_ops);
-CREATE INDEX monitoring_items_contract_idx ON monitoring_items (organisation_id, lower(contract_number) text_pattern_ops);
+-- One index per sort of the portfolio list (identifier: the identity key above), so a page is an index
+-- range scan at a million items.
+CREATE INDEX monitoring_items_created_idx ON monitoring_items (organisation_id, kind, created_at, id);
+CREATE INDEX monitoring_items_status_created_idx
+  ON monitoring_items (organisation_id, kind, status, created_at, id);
+CREATE INDEX monitoring_items_sort_label_idx ON monitoring_items (organisation_id, kind, label, id);
+CREATE INDEX monitoring_items_sort_contract_idx
+  ON monitoring_items (organisation_id, kind, contract_number, id);
+CREATE INDEX monitoring_items_sort_checked_idx
+  ON monitoring_items (organisation_id, kind, last_checked_at, id);
+-- Case-insensitive substring search over identifier, label and contract number (one trigram index).
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX monitoring_items_search_idx ON monitoring_items USING gin (
+  (lower(identifier || ' ' || coalesce(label, '') || ' ' || coalesce(contract_number, ''))) gin_trgm_ops
+);

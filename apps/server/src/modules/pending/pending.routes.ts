@@ -11,70 +11,13 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  */
 const PENDING_CALLS: { method: Method; url: string; summary: string; tag: string }[] = [
   {
-    method: 'GET',
-    url: '/monitoring/items',
-    summary: 'Объекты мониторинга (параметр entity)',
-    tag: 'monitoring',
-  },
-  {
-    method: 'GET',
-    url: '/monitoring/notifications/settings',
-    summary: 'Правила уведомлений',
-    tag: 'notifications',
-  },
-  {
-    method: 'POST',
-    url: '/monitoring/notifications/settings',
-    summary: 'Создать правило',
-    tag: 'notifications',
-  },
-  {
-    method: 'PATCH',
-    url: '/monitoring/notifications/settings',
-    summary: 'Изменить правило',
-    tag: 'notifications',
-  },
-  {
-    method: 'DELETE',
-    url: '/monitoring/notifications/settings',
-    summary: 'Удалить правила',
-    tag: 'notifications',
-  },
-  {
-    method: 'GET',
-    url: '/monitoring/notifications/methods-additional',
-    summary: 'Дополнительные способы доставки',
-    tag: 'notifications',
-  },
-  { method: 'POST', url: '/monitoring/cache/invalidate', summary: 'Сбросить кэш источника', tag: 'checks' },
-  {
     method: 'POST',
     url: '/monitoring/regular-check/upload-events',
     summary: 'Загрузить файл событий залога',
     tag: 'pledges',
   },
-  {
-    method: 'POST',
-    url: '/monitoring/regular-check/form-doc',
-    summary: 'Добавить документы вручную',
-    tag: 'monitoring',
-  },
-  {
-    method: 'POST',
-    url: '/monitoring/regular-check/form-vin',
-    summary: 'Добавить VIN вручную',
-    tag: 'monitoring',
-  },
   { method: 'POST', url: '/monitoring/statistics/data', summary: 'Данные статистики', tag: 'statistics' },
   { method: 'GET', url: '/monitoring/report', summary: 'Отчёт', tag: 'reports' },
-  { method: 'GET', url: '/monitoring/events/items', summary: 'События мониторинга', tag: 'checks' },
-  { method: 'POST', url: '/monitoring/one-time-check', summary: 'Разовая проверка', tag: 'checks' },
-  {
-    method: 'POST',
-    url: '/monitoring/one-time-check/document-data',
-    summary: 'Данные документа проверки',
-    tag: 'checks',
-  },
 ];
 
 export const pendingRoutes: FastifyPluginAsync = async (fastify) => {

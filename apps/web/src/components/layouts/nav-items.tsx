@@ -8,12 +8,15 @@ import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import ListAltOutlinedIcon from '@mui/icons-material/ListAltOutlined';
 import ManageSearchOutlinedIcon from '@mui/icons-material/ManageSearchOutlined';
 import NewspaperOutlinedIcon from '@mui/icons-material/NewspaperOutlined';
+import NotificationImportantOutlinedIcon from '@mui/icons-material/NotificationImportantOutlined';
 import NotificationsOutlinedIcon from '@mui/icons-material/NotificationsOutlined';
+import PlaylistPlayOutlinedIcon from '@mui/icons-material/PlaylistPlayOutlined';
 import PostAddOutlinedIcon from '@mui/icons-material/PostAddOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
+import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 
 export type NavItem = {
   label: string;
@@ -31,13 +34,31 @@ export const NAV_GROUPS: NavGroup[] = [
   {
     items: [
       { label: texts.nav.home, href: paths.home.getHref(), icon: <HomeOutlinedIcon />, exact: true },
-      { label: texts.nav.news, href: paths.news.getHref(), icon: <NewspaperOutlinedIcon /> },
+      {
+        label: texts.nav.news,
+        href: paths.news.getHref(),
+        icon: (
+          <NewsUnreadBadge>
+            <NewspaperOutlinedIcon />
+          </NewsUnreadBadge>
+        ),
+      },
     ],
   },
   {
     title: texts.nav.monitoringSection,
     items: [
       { label: texts.nav.items, href: paths.monitoringItems.getHref(), icon: <DirectionsCarOutlinedIcon /> },
+      {
+        label: texts.events.title,
+        href: paths.monitoringEvents.getHref(),
+        icon: <NotificationImportantOutlinedIcon />,
+      },
+      {
+        label: texts.checks.title,
+        href: paths.monitoringChecks.getHref(),
+        icon: <PlaylistPlayOutlinedIcon />,
+      },
       { label: texts.nav.upload, href: paths.monitoringUpload.getHref(), icon: <CloudUploadOutlinedIcon /> },
       {
         label: texts.nav.uploadsHistory,

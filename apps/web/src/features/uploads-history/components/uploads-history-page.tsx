@@ -1,11 +1,286 @@
-import { PlaceholderPage } from '@/components/ui/placeholder-page';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  UPLOAD_KIND_LABELS,
+  UPLOAD_KINDS,
+  UPLOAD_STATUS_LABELS,
+  UPLOAD_STATUSES,
+  type Upload,
+  type UploadKind,
+  type UploadStatus,
+} from '@pledgewatch/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { type LoaderFunctionArgs, Link as RouterLink, useSearchParams } from 'react-router';
+import { Page } from '@/components/ui/page';
+import { UploadFileLinks } from '@/components/uploads/upload-file-links';
+import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
+import { getErrorMessage } from '@/lib/api-client';
+import { getAuthToken } from '@/lib/auth-token';
+import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
 
+const t = texts.uploadsHistory;
+const WIDE = { display: { xs: 'none', md: 'table-cell' } } as const;
+const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
+
+function parseQuery(params: URLSearchParams): UploadsListQuery {
+  const page = Number(params.get('page'));
+  const pageSize = Number(params.get('pageSize'));
+  const kind = params.get('kind');
+  const status = params.get('status');
+  return {
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    pageSize: PAGE_SIZE_OPTIONS.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    kind: (UPLOAD_KINDS as readonly string[]).includes(kind ?? '') ? (kind as UploadKind) : undefined,
+    status: (UPLOAD_STATUSES as readonly string[]).includes(status ?? '')
+      ? (status as UploadStatus)
+      : undefined,
+  };
+}
+
+export const clientLoader =
+  (queryClient: QueryClient) =>
+  async ({ request }: LoaderFunctionArgs) => {
+    if (getAuthToken()) {
+      void queryClient.prefetchQuery(uploadsQueryOptions(parseQuery(new URL(request.url).searchParams)));
+    }
+    return null;
+  };
+
+/** Every upload of the organisation, newest first; running ones update themselves. */
 export default function UploadsHistoryPage() {
+  const [params, setParams] = useSearchParams();
+  const query = parseQuery(params);
+  const uploads = useUploads(query);
+
+  const update = (changes: Record<string, string | number | undefined>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === undefined || value === '' || (key === 'page' && value === 1)) {
+            next.delete(key);
+          } else {
+            next.set(key, String(value));
+          }
+        }
+        return next;
+      },
+      { replace: true },
+    );
+
+  const filtered = Boolean(query.kind || query.status);
+
   return (
-    <PlaceholderPage
-      title={texts.pages.uploadsHistory.title}
-      description={texts.pages.uploadsHistory.description}
-    />
+    <Page
+      title={t.title}
+      actions={
+        <Button component={RouterLink} to={paths.monitoringUploadTable.getHref()} variant="contained">
+          {t.upload}
+        </Button>
+      }
+    >
+      <Paper variant="outlined">
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ p: 2, alignItems: { sm: 'center' } }}
+        >
+          <TextField
+            select
+            size="small"
+            label={t.kind}
+            value={query.kind ?? ''}
+            onChange={(event) => update({ kind: event.target.value, page: 1 })}
+            sx={{ width: { sm: 240 } }}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          >
+            <MenuItem value="">{t.allKinds}</MenuItem>
+            {UPLOAD_KINDS.map((kind) => (
+              <MenuItem key={kind} value={kind}>
+                {UPLOAD_KIND_LABELS[kind]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            size="small"
+            label={t.status}
+            value={query.status ?? ''}
+            onChange={(event) => update({ status: event.target.value, page: 1 })}
+            sx={{ width: { sm: 300 } }}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          >
+            <MenuItem value="">{t.allStatuses}</MenuItem>
+            {UPLOAD_STATUSES.map((status) => (
+              <MenuItem key={status} value={status}>
+                {UPLOAD_STATUS_LABELS[status]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}
+          >
+            {t.timeZone}
+          </Typography>
+        </Stack>
+        <Box sx={{ height: 2 }}>
+          {uploads.isFetching && !uploads.isPending && <LinearProgress sx={{ height: 2 }} />}
+        </Box>
+        {uploads.isError && (
+          <Alert severity="error" sx={{ m: 2 }}>
+            {getErrorMessage(uploads.error)}
+          </Alert>
+        )}
+        <TableContainer>
+          <Table size="small" aria-label={t.title}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t.file}</TableCell>
+                <TableCell sx={WIDE}>{t.author}</TableCell>
+                <TableCell>{t.status}</TableCell>
+                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.rows}</TableCell>
+                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.accepted}</TableCell>
+                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.duplicates}</TableCell>
+                <TableCell sx={NUMBER}>{t.rejected}</TableCell>
+                <TableCell>{t.errorFile}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {uploads.isPending &&
+                [0, 1, 2].map((index) => (
+                  <TableRow key={index}>
+                    <TableCell colSpan={8}>
+                      <Skeleton height={32} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              {uploads.data?.items.map((upload) => (
+                <UploadRow key={upload.id} upload={upload} />
+              ))}
+              {uploads.data && uploads.data.items.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={8} sx={{ py: 5, textAlign: 'center', color: 'text.secondary' }}>
+                    {filtered ? t.emptyFiltered : t.empty}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={uploads.data?.total ?? 0}
+          page={uploads.data ? query.page - 1 : 0}
+          onPageChange={(_, next) => update({ page: next + 1 })}
+          rowsPerPage={query.pageSize}
+          rowsPerPageOptions={PAGE_SIZE_OPTIONS}
+          onRowsPerPageChange={(event) =>
+            update({
+              pageSize: Number(event.target.value) === DEFAULT_PAGE_SIZE ? undefined : event.target.value,
+              page: 1,
+            })
+          }
+        />
+      </Paper>
+    </Page>
+  );
+}
+
+const RUNNING: readonly UploadStatus[] = ['received', 'validating', 'importing'];
+
+function UploadRow({ upload }: { upload: Upload }) {
+  const running = RUNNING.includes(upload.status);
+  const percent =
+    upload.status === 'importing'
+      ? Math.min(100, Math.round((upload.progress.rowsProcessed / Math.max(upload.counts.rows, 1)) * 100))
+      : upload.progress.percent;
+  // Items uploads can be reopened on the upload screen (to confirm a checked file or see its result).
+  const href =
+    upload.kind === 'items'
+      ? `${paths.monitoringUploadTable.getHref()}?${new URLSearchParams({ upload: upload.id })}`
+      : null;
+
+  return (
+    <TableRow hover data-testid="upload-row" data-upload-id={upload.id}>
+      <TableCell sx={{ maxWidth: 320 }}>
+        {href ? (
+          <Link component={RouterLink} to={href} sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>
+            {upload.fileName}
+          </Link>
+        ) : (
+          <Typography variant="body2" sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>
+            {upload.fileName}
+          </Typography>
+        )}
+        <Typography variant="caption" color="text.secondary" component="div">
+          {`${formatMoscowDateTime(upload.createdAt)} · ${UPLOAD_KIND_LABELS[upload.kind]}`}
+        </Typography>
+      </TableCell>
+      <TableCell sx={WIDE}>{upload.author?.fullName ?? texts.common.dash}</TableCell>
+      <TableCell sx={{ minWidth: 160 }}>
+        <Stack spacing={0.75}>
+          <Box>
+            <UploadStatusChip status={upload.status} label={upload.statusLabel} />
+          </Box>
+          {running && (
+            <LinearProgress
+              variant={percent === null ? 'indeterminate' : 'determinate'}
+              value={percent ?? undefined}
+              aria-label={t.progress(upload.fileName)}
+              sx={{ height: 6, borderRadius: 3 }}
+            />
+          )}
+          {upload.status === 'failed' && upload.errorMessage && (
+            <Typography variant="caption" color="error">
+              {upload.errorMessage}
+            </Typography>
+          )}
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ ...WIDE, ...NUMBER }}>{formatNumber(upload.counts.rows)}</TableCell>
+      <TableCell sx={{ ...WIDE, ...NUMBER }}>
+        {formatNumber(upload.counts.accepted + upload.counts.restored)}
+      </TableCell>
+      <TableCell sx={{ ...WIDE, ...NUMBER }}>{formatNumber(upload.counts.duplicates)}</TableCell>
+      <TableCell sx={{ ...NUMBER, color: upload.counts.rejected > 0 ? 'error.main' : undefined }}>
+        {formatNumber(upload.counts.rejected)}
+      </TableCell>
+      <TableCell>
+        {upload.counts.rejected > 0 ? (
+          <UploadFileLinks
+            uploadId={upload.id}
+            label={(format) => format}
+            noWrap
+            ariaLabel={(format) => t.errorFileLink(format, upload.fileName)}
+          />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {texts.common.dash}
+          </Typography>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }

@@ -1,0 +1,377 @@
+import multipart from '@fastify/multipart';
+import {
+  cacheInvalidateBodySchema,
+  cacheInvalidateResponseSchema,
+  checkRunSchema,
+  checkRunsQuerySchema,
+  checkRunsResponseSchema,
+  checkScheduleSchema,
+  eventsQuerySchema,
+  eventsResponseSchema,
+  itemFindingsResponseSchema,
+  markEventsReadBodySchema,
+  markEventsReadResponseSchema,
+  oneTimeCheckBodySchema,
+  oneTimeCheckDocumentBodySchema,
+  oneTimeCheckDocumentSchema,
+  oneTimeCheckSchema,
+  oneTimeChecksQuerySchema,
+  oneTimeChecksResponseSchema,
+  sourceImportSchema,
+  sourceImportsQuerySchema,
+  sourceImportsResponseSchema,
+  sourcesResponseSchema,
+  sourceTypeSchema,
+  updateCheckScheduleBodySchema,
+} from '@pledgewatch/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppConfig } from '../../config/env.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { errors } from '../../lib/http.ts';
+import { requireAuth } from '../../plugins/auth.ts';
+import { findEvents, getItemFindings, markEventsRead } from './events/events.service.ts';
+import { getCheckDocument } from './one-time-checks/check-document.ts';
+import { renderCheckDocumentPdf } from './one-time-checks/check-document-pdf.ts';
+import {
+  findOneTimeChecks,
+  getOneTimeCheck,
+  runOneTimeCheck,
+} from './one-time-checks/one-time-checks.service.ts';
+import {
+  findCheckRuns,
+  getCheckRun,
+  getCheckSchedule,
+  startCheckRun,
+  updateCheckSchedule,
+} from './runs/runs.service.ts';
+import {
+  findSourceImports,
+  importDatasetFile,
+  invalidateSourceCache,
+  listSources,
+} from './sources/sources.service.ts';
+
+const DATASET_MAX_BYTES = 512 * 1024 * 1024;
+const idParams = (what: string) => z.object({ id: z.uuid({ error: `Неверный идентификатор ${what}` }) });
+
+/**
+ * `/api/v1/monitoring/*` of the checks engine: sources and their datasets, regular check runs and
+ * their schedule, events, and one-time checks with their document.
+ */
+export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
+  await fastify.register(multipart, {
+    limits: { fileSize: DATASET_MAX_BYTES, files: 1, fields: 5, parts: 10 },
+  });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const writers = [fastify.authenticate, fastify.requireRole('admin', 'analyst')];
+  const adminOrStaff = async (request: FastifyRequest) => {
+    const auth = requireAuth(request);
+    if (auth.role !== 'admin' && !auth.isStaff) {
+      throw new AppError('FORBIDDEN');
+    }
+  };
+
+  // ─── Sources ───────────────────────────────────────────────────────────────────────────────
+
+  app.get(
+    '/sources',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary:
+          'Источники данных: вид, версия данных, обновление, число записей, p50/p95 ответа, ошибки подряд',
+        response: { 200: sourcesResponseSchema, ...errors(401) },
+      },
+    },
+    async () => listSources({ db: fastify.db, config }),
+  );
+
+  app.post(
+    '/sources/:type/imports',
+    {
+      onRequest: [fastify.authenticate, fastify.requireStaff],
+      schema: {
+        tags: ['checks'],
+        summary:
+          'Загрузить новую версию набора данных источника (multipart, поле file: CSV UTF-8 или JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком',
+        consumes: ['multipart/form-data'],
+        params: z.object({ type: sourceTypeSchema }),
+        response: { 201: sourceImportSchema, ...errors(400, 401, 403, 413, 422) },
+      },
+    },
+    async (request, reply) => {
+      let file: Awaited<ReturnType<typeof request.file>>;
+      try {
+        file = request.isMultipart() ? await request.file() : undefined;
+      } catch {
+        throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
+      }
+      if (!file) {
+        throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
+      }
+      const content = await file.toBuffer().catch(() => {
+        throw new AppError('PAYLOAD_TOO_LARGE');
+      });
+      const created = await importDatasetFile({
+        db: fastify.db,
+        auth: requireAuth(request),
+        type: request.params.type,
+        fileName: file.filename,
+        content,
+      });
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/sources/:type/imports',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'История версий набора данных источника, новые сверху',
+        params: z.object({ type: sourceTypeSchema }),
+        querystring: sourceImportsQuerySchema,
+        response: { 200: sourceImportsResponseSchema, ...errors(401, 422) },
+      },
+    },
+    async (request) => findSourceImports({ db: fastify.db, type: request.params.type, ...request.query }),
+  );
+
+  app.post(
+    '/cache/invalidate',
+    {
+      onRequest: [fastify.authenticate, adminOrStaff],
+      schema: {
+        tags: ['checks'],
+        summary:
+          'Сбросить кэш ответов внешнего источника (type — тип источника или all); администратор или сотрудник платформы',
+        body: cacheInvalidateBodySchema,
+        response: { 200: cacheInvalidateResponseSchema, ...errors(401, 403, 422) },
+      },
+    },
+    async (request) =>
+      invalidateSourceCache({ db: fastify.db, auth: requireAuth(request), type: request.body.type }),
+  );
+
+  // ─── Check runs ────────────────────────────────────────────────────────────────────────────
+
+  app.post(
+    '/check-runs',
+    {
+      onRequest: writers,
+      schema: {
+        tags: ['checks'],
+        summary:
+          'Запустить регулярную проверку всего портфеля сейчас (одна незавершённая проверка на организацию)',
+        response: { 202: checkRunSchema, ...errors(401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const run = await startCheckRun({
+        db: fastify.db,
+        config,
+        queue: fastify.queue,
+        organisationId: auth.organisationId,
+        trigger: 'manual',
+        userId: auth.userId,
+      });
+      return reply.code(202).send(run);
+    },
+  );
+
+  app.get(
+    '/check-runs',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Регулярные проверки организации, новые сверху (без хода по источникам)',
+        querystring: checkRunsQuerySchema,
+        response: { 200: checkRunsResponseSchema, ...errors(401, 422) },
+      },
+    },
+    async (request) => findCheckRuns({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  );
+
+  app.get(
+    '/check-runs/:id',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Ход проверки: объекты, части, события и состояние каждого источника',
+        params: idParams('проверки'),
+        response: { 200: checkRunSchema, ...errors(401, 404, 422) },
+      },
+    },
+    async (request) => getCheckRun({ db: fastify.db, auth: requireAuth(request), runId: request.params.id }),
+  );
+
+  app.get(
+    '/check-schedule',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Расписание ежедневной проверки (время по Москве)',
+        response: { 200: checkScheduleSchema, ...errors(401) },
+      },
+    },
+    async (request) => getCheckSchedule({ db: fastify.db, auth: requireAuth(request) }),
+  );
+
+  app.put(
+    '/check-schedule',
+    {
+      onRequest: [fastify.authenticate, fastify.requireRole('admin')],
+      schema: {
+        tags: ['checks'],
+        summary: 'Задать расписание ежедневной проверки (администратор)',
+        body: updateCheckScheduleBodySchema,
+        response: { 200: checkScheduleSchema, ...errors(401, 403, 422) },
+      },
+    },
+    async (request) =>
+      updateCheckSchedule({ db: fastify.db, auth: requireAuth(request), schedule: request.body }),
+  );
+
+  // ─── Events and findings ───────────────────────────────────────────────────────────────────
+
+  app.get(
+    '/events/items',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary:
+          'События мониторинга: фильтры по периоду, типу, важности, источнику, объекту, прочтению; новые сверху',
+        querystring: eventsQuerySchema,
+        response: { 200: eventsResponseSchema, ...errors(401, 422) },
+      },
+    },
+    async (request) => findEvents({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  );
+
+  app.post(
+    '/events/read',
+    {
+      onRequest: writers,
+      schema: {
+        tags: ['checks'],
+        summary: 'Отметить события прочитанными (read: true) или непрочитанными (read: false)',
+        body: markEventsReadBodySchema,
+        response: { 200: markEventsReadResponseSchema, ...errors(401, 403, 422) },
+      },
+    },
+    async (request) => markEventsRead({ db: fastify.db, auth: requireAuth(request), ...request.body }),
+  );
+
+  app.get(
+    '/items/:id/findings',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Текущие находки объекта по источникам (по последней проверке)',
+        params: idParams('объекта'),
+        response: { 200: itemFindingsResponseSchema, ...errors(401, 404, 422) },
+      },
+    },
+    async (request) =>
+      getItemFindings({ db: fastify.db, auth: requireAuth(request), itemId: request.params.id }),
+  );
+
+  // ─── One-time checks ───────────────────────────────────────────────────────────────────────
+
+  app.post(
+    '/one-time-check',
+    {
+      onRequest: writers,
+      schema: {
+        tags: ['checks'],
+        summary: 'Разовая проверка VIN или документа по всем источникам сейчас',
+        body: oneTimeCheckBodySchema,
+        response: { 200: oneTimeCheckSchema, ...errors(401, 403, 422) },
+      },
+    },
+    async (request) =>
+      runOneTimeCheck({ db: fastify.db, config, auth: requireAuth(request), body: request.body }),
+  );
+
+  app.post(
+    '/one-time-check/document-data',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Данные печатного документа разовой проверки',
+        body: oneTimeCheckDocumentBodySchema,
+        response: { 200: oneTimeCheckDocumentSchema, ...errors(401, 404, 422) },
+      },
+    },
+    async (request) => getCheckDocument({ db: fastify.db, auth: requireAuth(request), id: request.body.id }),
+  );
+
+  app.get(
+    '/one-time-checks',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'История разовых проверок, новые сверху; поиск по VIN/номеру документа и номеру проверки',
+        querystring: oneTimeChecksQuerySchema,
+        response: { 200: oneTimeChecksResponseSchema, ...errors(401, 422) },
+      },
+    },
+    async (request) => findOneTimeChecks({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  );
+
+  app.get(
+    '/one-time-checks/:id',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'Разовая проверка с ответами всех источников',
+        params: idParams('проверки'),
+        response: { 200: oneTimeCheckSchema, ...errors(401, 404, 422) },
+      },
+    },
+    async (request) => getOneTimeCheck({ db: fastify.db, auth: requireAuth(request), id: request.params.id }),
+  );
+
+  app.get(
+    '/one-time-checks/:id/pdf',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['checks'],
+        summary: 'PDF документа разовой проверки (принимает и cookie auth_token для прямой ссылки)',
+        params: idParams('проверки'),
+        produces: ['application/pdf'],
+        response: { 200: z.any().describe('PDF'), ...errors(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const document = await getCheckDocument({
+        db: fastify.db,
+        auth: requireAuth(request),
+        id: request.params.id,
+      });
+      const pdf = await renderCheckDocumentPdf(document);
+      const name = `Проверка ${document.number}.pdf`;
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="check-${document.number.replace(/[^\w-]/g, '')}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .send(pdf);
+    },
+  );
+};

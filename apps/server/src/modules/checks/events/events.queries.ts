@@ -1,0 +1,150 @@
+import type { EventType, Severity, SourceType } from '@pledgewatch/contract';
+import type { Queryable } from '../../../db/pool.ts';
+
+export interface EventRow {
+  id: string;
+  organisation_id: string;
+  item_id: string;
+  run_id: string | null;
+  source_type: SourceType;
+  event_type: EventType;
+  severity: Severity;
+  finding_key: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  first_check: boolean;
+  demo: boolean;
+  detected_at: Date;
+  read_at: Date | null;
+  item_kind: 'vin' | 'document';
+  item_document_type: string | null;
+  item_identifier: string;
+  item_label: string | null;
+  item_contract_number: string | null;
+}
+
+const EVENT_COLUMNS = `e.id, e.organisation_id, e.item_id, e.run_id, e.source_type, e.event_type, e.severity, e.finding_key,
+  e.before, e.after, e.first_check, e.demo, e.detected_at, e.read_at, i.kind AS item_kind,
+  i.document_type AS item_document_type, i.identifier AS item_identifier, i.label AS item_label,
+  i.contract_number AS item_contract_number`;
+
+export interface EventFilter {
+  organisationId: string;
+  from?: string;
+  to?: string;
+  types?: string[];
+  severities?: string[];
+  sources?: string[];
+  itemId?: string;
+  runId?: string;
+  read?: boolean;
+  search?: string;
+}
+
+export async function findEvents(
+  db: Queryable,
+  filter: EventFilter & { limit: number; offset: number },
+): Promise<{ items: EventRow[]; total: number; unread: number }> {
+  const search = filter.search ? filter.search.replace(/[\s-]+/g, '').toLowerCase() : null;
+  const params = [
+    filter.organisationId,
+    filter.from ?? null,
+    filter.to ?? null,
+    filter.types?.length ? filter.types : null,
+    filter.severities?.length ? filter.severities : null,
+    filter.sources?.length ? filter.sources : null,
+    filter.itemId ?? null,
+    filter.read ?? null,
+    search ? `%${search}%` : null,
+    filter.runId ?? null,
+  ];
+  const where = `e.organisation_id = $1
+    AND ($2::timestamptz IS NULL OR e.detected_at >= $2) AND ($3::timestamptz IS NULL OR e.detected_at < $3)
+    AND ($4::text[] IS NULL OR e.event_type = ANY($4)) AND ($5::text[] IS NULL OR e.severity = ANY($5))
+    AND ($6::text[] IS NULL OR e.source_type = ANY($6)) AND ($7::uuid IS NULL OR e.item_id = $7)
+    AND ($8::boolean IS NULL OR (e.read_at IS NOT NULL) = $8)
+    AND ($9::text IS NULL OR lower(i.identifier) LIKE $9 OR lower(i.label) LIKE $9
+         OR lower(i.contract_number) LIKE $9 OR lower(e.finding_key) LIKE $9)
+    AND ($10::uuid IS NULL OR e.run_id = $10)`;
+  const [items, total, unread] = await Promise.all([
+    db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
+        WHERE ${where} ORDER BY e.detected_at DESC, e.id DESC LIMIT $11 OFFSET $12`,
+      [...params, filter.limit, filter.offset],
+    ),
+    db.query<{ count: number }>(
+      `SELECT count(*) AS count FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id WHERE ${where}`,
+      params,
+    ),
+    db.query<{ count: number }>(
+      'SELECT count(*) AS count FROM monitoring_events WHERE organisation_id = $1 AND read_at IS NULL',
+      [filter.organisationId],
+    ),
+  ]);
+  return { items: items.rows, total: total.rows[0]!.count, unread: unread.rows[0]!.count };
+}
+
+export async function getEventsByIds(
+  db: Queryable,
+  ids: string[],
+  organisationId?: string,
+): Promise<EventRow[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
+      WHERE e.id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR e.organisation_id = $2)
+      ORDER BY e.detected_at DESC, e.id DESC`,
+    [ids, organisationId ?? null],
+  );
+  return rows;
+}
+
+export async function setEventsRead(
+  db: Queryable,
+  input: { organisationId: string; ids: string[]; read: boolean; userId: string },
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE monitoring_events
+        SET read_at = CASE WHEN $3 THEN coalesce(read_at, now()) END, read_by = CASE WHEN $3 THEN $4::uuid END
+      WHERE organisation_id = $1 AND id = ANY($2::uuid[])`,
+    [input.organisationId, input.ids, input.read, input.userId],
+  );
+  return rowCount ?? 0;
+}
+
+export async function getItemSnapshots(
+  db: Queryable,
+  input: { organisationId: string; itemId: string },
+): Promise<
+  | {
+      kind: 'vin' | 'document';
+      document_type: string | null;
+      last_checked_at: Date | null;
+      snapshots: {
+        source_type: SourceType;
+        findings: { key: string; payload: Record<string, unknown> }[];
+        updated_at: Date;
+      }[];
+    }
+  | undefined
+> {
+  const item = await db.query<{
+    kind: 'vin' | 'document';
+    document_type: string | null;
+    last_checked_at: Date | null;
+  }>(
+    'SELECT kind, document_type, last_checked_at FROM monitoring_items WHERE id = $1 AND organisation_id = $2',
+    [input.itemId, input.organisationId],
+  );
+  if (!item.rows[0]) {
+    return undefined;
+  }
+  const { rows } = await db.query<{
+    source_type: SourceType;
+    findings: { key: string; payload: Record<string, unknown> }[];
+    updated_at: Date;
+  }>(
+    'SELECT source_type, findings, updated_at FROM finding_snapshots WHERE item_id = $1 AND organisation_id = $2',
+    [input.itemId, input.organisationId],
+  );
+  return { ...item.rows[0], snapshots: rows };
+}

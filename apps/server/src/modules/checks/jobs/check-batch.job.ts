@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineJob } from '../../../jobs/job-definition.ts';
+import { processCheckBatch } from '../runs/runs.service.ts';
+
+/**
+ * One batch of a check run against every source. The heartbeat lets the queue notice a worker
+ * that died mid-batch and hand the batch to another; replays are harmless (see processCheckBatch).
+ */
+export const checkBatchJob = defineJob({
+  name: 'checks.batch',
+  payload: z.object({ runId: z.uuid(), batchNo: z.number().int().min(0) }),
+  queue: {
+    retryLimit: 4,
+    retryDelay: 3,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 1800,
+    heartbeatSeconds: 10,
+  },
+  // Two batches at a time per process, and no poll delay while batches keep coming.
+  batchSize: 4,
+  work: { localConcurrency: 2, burstWhenBatchFull: true },
+  async handler(job, { db, config }) {
+    await processCheckBatch({
+      db,
+      config,
+      runId: job.data.runId,
+      batchNo: job.data.batchNo,
+      lastAttempt: job.retryCount >= job.retryLimit,
+    });
+  },
+});

@@ -1,0 +1,159 @@
+import {
+  API,
+  DOCUMENT_TYPE_LABELS,
+  FINDING_FIELD_LABELS,
+  ONE_TIME_CHECK_STATUS_LABELS,
+  type OneTimeCheckDocument,
+  SOURCE_ANSWER_STATUS_LABELS,
+  type SourceAnswer,
+  type VinDecoding,
+} from '@pledgewatch/contract';
+import type { DocumentType } from '@pledgewatch/identifiers';
+import type pg from 'pg';
+import type { AuthContext } from '../../../plugins/auth.ts';
+import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
+
+const VALUE_LABELS: Readonly<Record<string, string>> = {
+  active: 'Действует',
+  changed: 'Изменён',
+  excluded: 'Прекращён',
+  open: 'Открыто',
+  closed: 'Окончено',
+};
+
+const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
+  timeZone: 'Europe/Moscow',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** «12.03.2026 14:05 (МСК)». */
+export const formatMoscow = (date: Date) => `${moscowFormat.format(date).replace(',', '')} (МСК)`;
+
+function formatValue(field: string, value: unknown): string {
+  if (typeof value === 'number') {
+    return value.toLocaleString('ru-RU', { maximumFractionDigits: 2 });
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (date) {
+    return `${date[3]}.${date[2]}.${date[1]}`;
+  }
+  return field === 'status' ? (VALUE_LABELS[text] ?? text) : text;
+}
+
+/** A finding's payload as labelled lines; internal fields (`demo`, ids of our tenants) are left out. */
+export function findingLines(payload: Record<string, unknown>): { label: string; value: string }[] {
+  const lines = Object.entries(payload)
+    .filter(
+      ([field, value]) =>
+        field !== 'demo' && !field.endsWith('OrganisationId') && value !== null && value !== '',
+    )
+    .map(([field, value]) => ({
+      label: FINDING_FIELD_LABELS[field] ?? field,
+      value: formatValue(field, value),
+    }));
+  if (payload.demo === true) {
+    lines.push({ label: 'Данные', value: 'ДЕМО — демонстрационная запись' });
+  }
+  return lines;
+}
+
+function sourceAnswerText(source: SourceAnswer): string {
+  if (source.status === 'skipped') {
+    return 'Источник не проверяет документы этого типа';
+  }
+  if (source.status === 'failed') {
+    return `Источник недоступен: ${source.error ?? 'нет ответа'}. Сведения не получены — это не означает их отсутствия`;
+  }
+  return source.findings.length === 0 ? 'Сведений не найдено' : `Найдено записей: ${source.findings.length}`;
+}
+
+function vinLines(decoded: VinDecoding | null): { label: string; value: string }[] {
+  if (!decoded) {
+    return [];
+  }
+  return [
+    { label: 'Изготовитель', value: decoded.manufacturer ?? 'не определён' },
+    { label: 'Страна', value: decoded.country ?? 'не определена' },
+    { label: 'Регион', value: decoded.region ?? 'не определён' },
+    { label: 'Модельный год', value: decoded.modelYear ? String(decoded.modelYear) : 'не определён' },
+    {
+      label: 'Контрольная цифра',
+      value: decoded.checkDigitValid ? 'верна' : `не совпадает (ожидалась ${decoded.checkDigitExpected})`,
+    },
+  ];
+}
+
+/** Everything the printable document of a one-time check shows, formatted for the page and the PDF. */
+export async function getCheckDocument(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  id: string;
+}): Promise<OneTimeCheckDocument> {
+  const row = await requireOneTimeCheckRow(options);
+  const asked = row.sources.filter((source) => source.status !== 'skipped');
+  const withFindings = asked.filter((source) => source.status === 'ok' && source.findings.length > 0);
+  const failed = asked.filter((source) => source.status === 'failed');
+  const parts: string[] = [];
+  if (withFindings.length > 0) {
+    parts.push(`Найдены сведения: ${withFindings.map((source) => source.name).join(', ')}`);
+  } else if (failed.length < asked.length) {
+    parts.push(
+      failed.length > 0
+        ? 'В ответивших источниках сведений не найдено'
+        : 'Сведений не найдено ни в одном источнике',
+    );
+  }
+  if (failed.length > 0) {
+    parts.push(`недоступны источники: ${failed.map((source) => source.name).join(', ')}`);
+  }
+  if (asked.length === 0) {
+    parts.push('Для этого типа документа нет источников');
+  }
+  const summary = parts.join('; ');
+  const kindLabel = row.kind === 'vin' ? 'VIN' : DOCUMENT_TYPE_LABELS[row.document_type as DocumentType];
+  return {
+    id: row.id,
+    title: 'Результат проверки',
+    number: row.number,
+    organisation: row.organisation_name,
+    checkedBy: row.created_by_name,
+    checkedAt: row.created_at.toISOString(),
+    checkedAtMoscow: formatMoscow(row.created_at),
+    subject: {
+      kind: row.kind,
+      kindLabel,
+      identifier: row.identifier,
+      identifierDisplay: displayIdentifier(row),
+      decoding:
+        row.kind === 'vin'
+          ? vinLines(row.decoded as VinDecoding | null)
+          : [{ label: 'Тип документа', value: kindLabel }],
+      warnings: row.warnings,
+    },
+    status: row.status,
+    statusLabel: ONE_TIME_CHECK_STATUS_LABELS[row.status],
+    summary: summary.charAt(0).toUpperCase() + summary.slice(1),
+    sources: row.sources.map((source) => ({
+      type: source.type,
+      name: source.name,
+      status: source.status,
+      statusLabel: SOURCE_ANSWER_STATUS_LABELS[source.status],
+      answer: sourceAnswerText(source),
+      findings: source.findings.map((finding) => ({
+        key: finding.key,
+        lines: findingLines(finding.payload),
+      })),
+    })),
+    demo: row.demo,
+    disclaimer:
+      'Документ сформирован автоматически по данным источников на момент проверки. ' +
+      'Недоступный источник не означает отсутствия сведений.' +
+      (row.demo ? ' Документ содержит демонстрационные данные (ДЕМО), а не сведения реальных реестров.' : ''),
+    pdfUrl: API.oneTimeCheckPdf(row.id),
+  };
+}

@@ -1,0 +1,118 @@
+import type { ItemKind, SourceAnswer } from '@pledgewatch/contract';
+import type { Queryable } from '../../../db/pool.ts';
+
+export interface OneTimeCheckRow {
+  id: string;
+  organisation_id: string;
+  organisation_name: string;
+  number: string;
+  kind: ItemKind;
+  document_type: string | null;
+  identifier: string;
+  decoded: Record<string, unknown> | null;
+  warnings: string[];
+  status: 'completed' | 'partial' | 'failed';
+  findings_count: number;
+  demo: boolean;
+  sources: SourceAnswer[];
+  created_by: string | null;
+  created_by_name: string;
+  duration_ms: number;
+  created_at: Date;
+}
+
+const COLUMNS = `c.id, c.organisation_id, o.name AS organisation_name, c.number, c.kind, c.document_type, c.identifier,
+  c.decoded, c.warnings, c.status, c.findings_count, c.demo, c.sources, c.created_by, c.created_by_name,
+  c.duration_ms, c.created_at`;
+
+/** The next number of the organisation's year, e.g. 123 → «ПР-2026-000123». */
+export async function nextCheckNumber(db: Queryable, organisationId: string, year: number): Promise<number> {
+  const { rows } = await db.query<{ last_value: number }>(
+    `INSERT INTO one_time_check_counters (organisation_id, year, last_value) VALUES ($1, $2, 1)
+     ON CONFLICT (organisation_id, year) DO UPDATE SET last_value = one_time_check_counters.last_value + 1
+     RETURNING last_value`,
+    [organisationId, year],
+  );
+  return rows[0]!.last_value;
+}
+
+export async function insertOneTimeCheck(
+  db: Queryable,
+  check: {
+    organisationId: string;
+    number: string;
+    kind: ItemKind;
+    documentType: string | null;
+    identifier: string;
+    decoded: unknown;
+    warnings: string[];
+    status: OneTimeCheckRow['status'];
+    findingsCount: number;
+    demo: boolean;
+    sources: SourceAnswer[];
+    createdBy: string;
+    createdByName: string;
+    durationMs: number;
+  },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO one_time_checks (organisation_id, number, kind, document_type, identifier, decoded, warnings, status,
+                                  findings_count, demo, sources, created_by, created_by_name, duration_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      check.organisationId,
+      check.number,
+      check.kind,
+      check.documentType,
+      check.identifier,
+      check.decoded === null ? null : JSON.stringify(check.decoded),
+      JSON.stringify(check.warnings),
+      check.status,
+      check.findingsCount,
+      check.demo,
+      JSON.stringify(check.sources),
+      check.createdBy,
+      check.createdByName,
+      Math.round(check.durationMs),
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export async function getOneTimeCheck(
+  db: Queryable,
+  input: { id: string; organisationId: string },
+): Promise<OneTimeCheckRow | undefined> {
+  const { rows } = await db.query<OneTimeCheckRow>(
+    `SELECT ${COLUMNS} FROM one_time_checks c JOIN organisations o ON o.id = c.organisation_id
+      WHERE c.id = $1 AND c.organisation_id = $2`,
+    [input.id, input.organisationId],
+  );
+  return rows[0];
+}
+
+export async function findOneTimeChecks(
+  db: Queryable,
+  filter: { organisationId: string; search?: string; kind?: ItemKind; limit: number; offset: number },
+): Promise<{ items: OneTimeCheckRow[]; total: number }> {
+  const search = filter.search ? `%${filter.search.replace(/[\s-]+/g, '').toUpperCase()}%` : null;
+  const where = `c.organisation_id = $1 AND ($2::text IS NULL OR c.identifier LIKE $2 OR upper(replace(c.number, '-', '')) LIKE $2)
+    AND ($3::text IS NULL OR c.kind = $3)`;
+  const params = [filter.organisationId, search, filter.kind ?? null];
+  const [items, total] = await Promise.all([
+    db.query<OneTimeCheckRow>(
+      `SELECT ${COLUMNS} FROM one_time_checks c JOIN organisations o ON o.id = c.organisation_id
+        WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $4 OFFSET $5`,
+      [...params, filter.limit, filter.offset],
+    ),
+    db.query<{ count: number }>(`SELECT count(*) AS count FROM one_time_checks c WHERE ${where}`, params),
+  ]);
+  return { items: items.rows, total: total.rows[0]!.count };
+}
+
+export async function getUserName(db: Queryable, userId: string): Promise<string> {
+  const { rows } = await db.query<{ full_name: string }>('SELECT full_name FROM users WHERE id = $1', [
+    userId,
+  ]);
+  return rows[0]?.full_name ?? '—';
+}

@@ -1,0 +1,259 @@
+import {
+  DOCUMENT_TYPE_LABELS,
+  type OneTimeCheck,
+  type OneTimeCheckBody,
+  type OneTimeCheckSummary,
+  SOURCE_TYPES,
+  type SourceAnswer,
+  type VinDecoding,
+} from '@pledgewatch/contract';
+import {
+  type DocumentType,
+  formatDocument,
+  type VinDecoded,
+  validateDocument,
+  validateVin,
+} from '@pledgewatch/identifiers';
+import type pg from 'pg';
+import type { AppConfig } from '../../../config/env.ts';
+import { withTransaction } from '../../../db/pool.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import type { AuthContext } from '../../../plugins/auth.ts';
+import type { CheckItem, ItemAnswer } from '../sources/source-adapter.ts';
+import { createSourceAdapters } from '../sources/source-registry.ts';
+import { recordSourceAnswers } from '../sources/sources.queries.ts';
+import {
+  findOneTimeChecks as findOneTimeCheckRows,
+  getUserName,
+  insertOneTimeCheck,
+  nextCheckNumber,
+  type OneTimeCheckRow,
+  getOneTimeCheck as selectOneTimeCheck,
+} from './one-time-checks.queries.ts';
+
+export const CHECK_NUMBER_PREFIX = 'ПР';
+
+export function formatCheckNumber(year: number, value: number): string {
+  return `${CHECK_NUMBER_PREFIX}-${year}-${String(value).padStart(6, '0')}`;
+}
+
+export function toVinDecoding(decoded: VinDecoded, warnings: string[] = []): VinDecoding {
+  return {
+    wmi: decoded.wmi,
+    region: decoded.region,
+    country: decoded.country,
+    manufacturer: decoded.manufacturer,
+    modelYear: decoded.modelYear,
+    checkDigitValid: decoded.checkDigit.valid,
+    checkDigitExpected: decoded.checkDigit.expected,
+    warning: warnings[0] ?? null,
+  };
+}
+
+export function displayIdentifier(
+  row: Pick<OneTimeCheckRow, 'kind' | 'document_type' | 'identifier'>,
+): string {
+  return row.kind === 'document' && row.document_type
+    ? formatDocument(row.document_type as DocumentType, row.identifier)
+    : row.identifier;
+}
+
+function toSummary(row: OneTimeCheckRow): OneTimeCheckSummary {
+  return {
+    id: row.id,
+    number: row.number,
+    kind: row.kind,
+    documentType: row.document_type as DocumentType | null,
+    documentTypeLabel: row.document_type ? DOCUMENT_TYPE_LABELS[row.document_type as DocumentType] : null,
+    identifier: row.identifier,
+    identifierDisplay: displayIdentifier(row),
+    status: row.status,
+    findingsCount: row.findings_count,
+    demo: row.demo,
+    createdBy: { id: row.created_by, fullName: row.created_by_name },
+    createdAt: row.created_at.toISOString(),
+    durationMs: row.duration_ms,
+  };
+}
+
+export function toOneTimeCheck(row: OneTimeCheckRow): OneTimeCheck {
+  return {
+    ...toSummary(row),
+    decoded: row.decoded as VinDecoding | null,
+    warnings: row.warnings,
+    sources: row.sources,
+  };
+}
+
+/** Validates the subject as the forms do; errors land on the field the user typed into. */
+function readSubject(body: OneTimeCheckBody): {
+  item: CheckItem;
+  decoded: VinDecoding | null;
+  warnings: string[];
+} {
+  if (body.vin?.trim()) {
+    const vin = validateVin(body.vin);
+    if (!vin.ok) {
+      throw new AppError('VALIDATION_FAILED', { fieldErrors: [{ field: 'vin', message: vin.error }] });
+    }
+    return {
+      item: { kind: 'vin', documentType: null, identifier: vin.value },
+      decoded: toVinDecoding(vin.decoded, vin.warnings),
+      warnings: vin.warnings,
+    };
+  }
+  if (body.documentType || body.documentNumber?.trim()) {
+    if (!body.documentType) {
+      throw new AppError('VALIDATION_FAILED', {
+        fieldErrors: [{ field: 'documentType', message: 'Тип документа: выберите значение из списка' }],
+      });
+    }
+    const document = validateDocument(body.documentType, body.documentNumber ?? '');
+    if (!document.ok) {
+      throw new AppError('VALIDATION_FAILED', {
+        fieldErrors: [{ field: 'documentNumber', message: document.error }],
+      });
+    }
+    return {
+      item: { kind: 'document', documentType: body.documentType, identifier: document.value },
+      decoded: null,
+      warnings: [],
+    };
+  }
+  throw new AppError('VALIDATION_FAILED', {
+    fieldErrors: [{ field: 'vin', message: 'Укажите VIN или тип и номер документа' }],
+  });
+}
+
+const moscowYear = (date: Date) =>
+  Number(new Date(date.getTime() + 3 * 3600 * 1000).toISOString().slice(0, 4));
+
+/**
+ * Asks every source that answers for the subject's kind, now and in parallel, and stores the check
+ * with who ran it. A source that failed is stored as failed, never as «nothing found».
+ */
+export async function runOneTimeCheck(options: {
+  db: pg.Pool;
+  config: Pick<AppConfig, 'remoteSources'>;
+  auth: AuthContext;
+  body: OneTimeCheckBody;
+}): Promise<OneTimeCheck> {
+  const { item, decoded, warnings } = readSubject(options.body);
+  const started = performance.now();
+  const adapters = createSourceAdapters(options).filter((adapter) => adapter.itemKinds.includes(item.kind));
+  const sources = await Promise.all(
+    adapters.map(async (adapter): Promise<SourceAnswer> => {
+      const base = { type: adapter.type, name: SOURCE_TYPES[adapter.type].name, adapter: adapter.adapter };
+      if (!adapter.answersFor(item)) {
+        return {
+          ...base,
+          status: 'skipped',
+          findings: [],
+          error: null,
+          durationMs: 0,
+          datasetVersion: null,
+          fromCache: false,
+        };
+      }
+      const t0 = performance.now();
+      let answer: ItemAnswer;
+      try {
+        answer = await adapter.check(item);
+      } catch {
+        answer = { status: 'failed', findings: [], error: 'Внутренняя ошибка при обращении к источнику' };
+      }
+      return {
+        ...base,
+        status: answer.status,
+        findings: answer.findings,
+        error: answer.status === 'failed' ? answer.error : null,
+        durationMs: Math.round(performance.now() - t0),
+        datasetVersion: await adapter.datasetVersion().catch(() => null),
+        fromCache: answer.status === 'ok' && Boolean(answer.fromCache),
+      };
+    }),
+  );
+  const asked = sources.filter((source) => source.status !== 'skipped');
+  const failed = asked.filter((source) => source.status === 'failed').length;
+  const status = failed === 0 ? 'completed' : failed === asked.length ? 'failed' : 'partial';
+  const findingsCount = sources.reduce((sum, source) => sum + source.findings.length, 0);
+  const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
+  const durationMs = performance.now() - started;
+
+  const id = await withTransaction(options.db, async (tx) => {
+    const year = moscowYear(new Date());
+    const number = formatCheckNumber(year, await nextCheckNumber(tx, options.auth.organisationId, year));
+    return insertOneTimeCheck(tx, {
+      organisationId: options.auth.organisationId,
+      number,
+      kind: item.kind,
+      documentType: item.documentType,
+      identifier: item.identifier,
+      decoded,
+      warnings,
+      status,
+      findingsCount,
+      demo,
+      sources,
+      createdBy: options.auth.userId,
+      createdByName: await getUserName(tx, options.auth.userId),
+      durationMs,
+    });
+  });
+  await recordSourceAnswers(
+    options.db,
+    asked
+      .filter((source) => !source.fromCache)
+      .map((source) => ({
+        type: source.type,
+        mode: 'item' as const,
+        items: 1,
+        ok: source.status === 'ok',
+        durationMs: source.durationMs,
+        error: source.error,
+      })),
+  );
+  return getOneTimeCheck({ db: options.db, auth: options.auth, id });
+}
+
+/** The organisation's check or 404 (another organisation's check is reported as missing). */
+export async function requireOneTimeCheckRow(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  id: string;
+}): Promise<OneTimeCheckRow> {
+  const row = await selectOneTimeCheck(options.db, {
+    id: options.id,
+    organisationId: options.auth.organisationId,
+  });
+  if (!row) {
+    throw new AppError('NOT_FOUND', { message: 'Проверка не найдена' });
+  }
+  return row;
+}
+
+export async function getOneTimeCheck(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  id: string;
+}): Promise<OneTimeCheck> {
+  return toOneTimeCheck(await requireOneTimeCheckRow(options));
+}
+
+export async function findOneTimeChecks(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  page: number;
+  pageSize: number;
+  search?: string;
+  kind?: 'vin' | 'document';
+}): Promise<{ items: OneTimeCheckSummary[]; total: number }> {
+  const { items, total } = await findOneTimeCheckRows(options.db, {
+    organisationId: options.auth.organisationId,
+    search: options.search,
+    kind: options.kind,
+    limit: options.pageSize,
+    offset: (options.page - 1) * options.pageSize,
+  });
+  return { items: items.map(toSummary), total };
+}

@@ -1,0 +1,439 @@
+import {
+  type CheckRun,
+  type CheckSchedule,
+  SOURCE_TYPE_CODES,
+  SOURCE_TYPES,
+  type SourceType,
+  type UpdateCheckScheduleBody,
+} from '@pledgewatch/contract';
+import type pg from 'pg';
+import type { AppConfig } from '../../../config/env.ts';
+import { withTransaction } from '../../../db/pool.ts';
+import type { JobQueue } from '../../../jobs/job-definition.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import type { AuthContext } from '../../../plugins/auth.ts';
+import { recordAudit } from '../../audit/audit.queries.ts';
+import { checkBatchJob } from '../jobs/check-batch.job.ts';
+import { planCheckRunJob } from '../jobs/plan-check-run.job.ts';
+import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
+import type { SourceAdapter } from '../sources/source-adapter.ts';
+import { createSourceAdapters } from '../sources/source-registry.ts';
+import { recordSourceAnswers } from '../sources/sources.queries.ts';
+import { diffFindings, type EventDraft, sameFindings } from './findings-diff.ts';
+import {
+  addRunEvents,
+  type BatchRow,
+  type BatchScope,
+  type BatchSourceState,
+  type CheckRunRow,
+  claimDueSchedules,
+  countSnapshots,
+  diffDatasetBatch,
+  findCheckRuns as findCheckRunRows,
+  finishBatch,
+  getBatch,
+  getCheckRun as getCheckRunRow,
+  getSchedule,
+  getSnapshots,
+  type ItemChange,
+  insertCheckRun,
+  insertEvents,
+  listBatchItems,
+  listBatchNumbers,
+  listBatchSourceStates,
+  planBatches,
+  setBatchSourceState,
+  updateRun,
+  upsertSchedule,
+  writeSnapshots,
+} from './runs.queries.ts';
+
+type Deps = { db: pg.Pool; config: Pick<AppConfig, 'remoteSources' | 'checkBatchSize'> };
+
+function toCheckRun(row: CheckRunRow, batches?: Pick<BatchRow, 'sources' | 'items'>[]): CheckRun {
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    status: row.status,
+    itemsTotal: row.items_total,
+    itemsDone: row.items_done,
+    batchesTotal: row.batches_total,
+    batchesDone: row.batches_done,
+    eventsCreated: row.events_created,
+    error: row.error,
+    createdBy: row.created_by_name,
+    createdAt: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    sources: batches
+      ? SOURCE_TYPE_CODES.map((type) => {
+          const states = batches.map((batch) => batch.sources[type]).filter((state) => state !== undefined);
+          const done = states.filter((state) => state.status === 'done');
+          const failed = states.filter((state) => state.status === 'failed');
+          return {
+            type,
+            name: SOURCE_TYPES[type].name,
+            batchesTotal: row.batches_total,
+            batchesDone: done.length,
+            batchesFailed: failed.length,
+            itemsChecked: done.reduce((sum, state) => sum + state.items, 0),
+            findings: states.reduce((sum, state) => sum + state.findings, 0),
+            events: states.reduce((sum, state) => sum + state.events, 0),
+            lastError: failed.at(-1)?.error ?? null,
+          };
+        })
+      : [],
+  };
+}
+
+/** Creates a run and queues its planning; one unfinished run per organisation. */
+export async function startCheckRun(
+  options: Deps & {
+    queue: JobQueue;
+    organisationId: string;
+    trigger: 'manual' | 'scheduled';
+    /** Who started it; null for the schedule. */
+    userId: string | null;
+  },
+): Promise<CheckRun> {
+  const id = await withTransaction(options.db, async (tx) => {
+    const runId = await insertCheckRun(tx, {
+      organisationId: options.organisationId,
+      trigger: options.trigger,
+      createdBy: options.userId,
+      batchSize: options.config.checkBatchSize,
+    });
+    if (!runId) {
+      throw new AppError('CHECK_RUN_IN_PROGRESS');
+    }
+    await options.queue.send(planCheckRunJob, { runId }, { db: tx });
+    if (options.userId) {
+      await recordAudit(tx, {
+        organisationId: options.organisationId,
+        userId: options.userId,
+        action: 'check_run.started',
+        entity: 'check_run',
+        entityId: runId,
+      });
+    }
+    return runId;
+  });
+  return toCheckRun((await getCheckRunRow(options.db, id))!, []);
+}
+
+/** Cuts the run into batches and queues one job per batch, in one transaction. */
+export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runId: string }): Promise<void> {
+  await withTransaction(options.db, async (tx) => {
+    const run = await getCheckRunRow(tx, options.runId, { lock: true });
+    if (run?.status !== 'queued') {
+      return;
+    }
+    const planned = await planBatches(tx, {
+      id: run.id,
+      organisationId: run.organisation_id,
+      batchSize: run.batch_size,
+    });
+    const now = new Date();
+    if (planned.batches === 0) {
+      await updateRun(tx, run.id, { status: 'completed', started_at: now, finished_at: now });
+      return;
+    }
+    await updateRun(tx, run.id, {
+      status: 'running',
+      started_at: now,
+      items_total: planned.items,
+      batches_total: planned.batches,
+    });
+    for (const batchNo of await listBatchNumbers(tx, run.id)) {
+      await options.queue.send(checkBatchJob, { runId: run.id, batchNo }, { db: tx });
+    }
+  });
+}
+
+const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): BatchScope => ({
+  organisationId: run.organisation_id,
+  idFrom: batch.id_from,
+  idTo: batch.id_to,
+  kinds: adapter.itemKinds,
+  documentTypes: SOURCE_TYPES[adapter.type].documentTypes ?? null,
+});
+
+/**
+ * Runs one source over one batch: matches, diffs against the snapshot, and writes the events, the
+ * new snapshot and the source's state in one transaction under the batch's row lock. A source
+ * already `done` for the batch is skipped, and the events' unique key absorbs any replay.
+ */
+async function runSourceOnBatch(
+  options: Deps & { run: CheckRunRow; batchNo: number; adapter: SourceAdapter },
+): Promise<BatchSourceState> {
+  const { run, adapter } = options;
+  const started = performance.now();
+  let failedItems = 0;
+  let failure: string | null = null;
+  let remoteAnswers: { changes: ItemChange[]; items: number } | undefined;
+
+  // Remote sources are asked before the transaction opens: no lock is held across HTTP calls.
+  if (!adapter.batchFindings) {
+    const batch = (await getBatch(options.db, run.id, options.batchNo))!;
+    const items = await listBatchItems(options.db, scopeFor(adapter, run, batch));
+    const answers = await adapter.checkBatch(
+      items.map((item) => ({
+        id: item.id,
+        kind: item.kind,
+        documentType: item.document_type as never,
+        identifier: item.identifier,
+      })),
+    );
+    const snapshots = await getSnapshots(
+      options.db,
+      adapter.type,
+      items.map((item) => item.id),
+    );
+    const changes: ItemChange[] = [];
+    answers.forEach((answer, index) => {
+      const item = items[index]!;
+      if (answer.status === 'failed') {
+        failedItems++;
+        failure = answer.error;
+        return;
+      }
+      const before = snapshots.get(item.id) ?? [];
+      if (!sameFindings(before, answer.findings)) {
+        changes.push({ item_id: item.id, before, after: answer.findings, first_check: item.first_check });
+      }
+    });
+    remoteAnswers = { changes, items: items.length };
+  }
+
+  const state = await withTransaction(options.db, async (tx) => {
+    const batch = await getBatch(tx, run.id, options.batchNo, { lock: true });
+    const previous = batch?.sources[adapter.type];
+    if (batch?.status !== 'queued' || previous?.status === 'done') {
+      return null;
+    }
+    const scope = scopeFor(adapter, run, batch);
+    let result = remoteAnswers;
+    if (!result) {
+      const findings = await adapter.batchFindings!();
+      if (!findings) {
+        failure = DATASET_NOT_LOADED;
+        result = { changes: [], items: 0 };
+      } else {
+        result = await diffDatasetBatch(tx, { ...scope, sourceType: adapter.type, findings });
+      }
+    }
+    const events: (EventDraft & { itemId: string })[] = [];
+    for (const change of result.changes) {
+      for (const draft of diffFindings({
+        source: adapter.type,
+        before: change.before ?? [],
+        after: change.after ?? [],
+        firstCheck: change.first_check,
+        organisationId: run.organisation_id,
+      })) {
+        events.push({ ...draft, itemId: change.item_id });
+      }
+    }
+    const inserted = await insertEvents(tx, {
+      organisationId: run.organisation_id,
+      runId: run.id,
+      sourceType: adapter.type,
+      events,
+    });
+    await writeSnapshots(tx, {
+      organisationId: run.organisation_id,
+      sourceType: adapter.type,
+      runId: run.id,
+      items: result.changes.map((change) => ({ itemId: change.item_id, findings: change.after ?? [] })),
+    });
+    await addRunEvents(tx, run.id, inserted);
+    const next: BatchSourceState = {
+      status: failure ? 'failed' : 'done',
+      retryable: failure !== null && failure !== DATASET_NOT_LOADED,
+      attempts: (previous?.attempts ?? 0) + 1,
+      items: result.items - failedItems,
+      findings: await countSnapshots(tx, { ...scope, sourceType: adapter.type }),
+      events: (previous?.events ?? 0) + inserted,
+      error: failure ? (failedItems > 1 ? `${failure}; объектов без ответа: ${failedItems}` : failure) : null,
+      durationMs: Math.round(performance.now() - started),
+    };
+    await setBatchSourceState(tx, { runId: run.id, batchNo: options.batchNo, type: adapter.type }, next);
+    return next;
+  });
+  if (state) {
+    await recordSourceAnswers(options.db, [
+      {
+        type: adapter.type,
+        mode: 'batch',
+        items: state.items,
+        ok: state.status === 'done',
+        durationMs: state.durationMs,
+        error: state.error,
+      },
+    ]);
+  }
+  return (
+    state ?? {
+      status: 'done',
+      retryable: false,
+      attempts: 0,
+      items: 0,
+      findings: 0,
+      events: 0,
+      error: null,
+      durationMs: 0,
+    }
+  );
+}
+
+/**
+ * One batch job: every source in turn, each committed on its own. Sources that failed with a
+ * retryable error make the job throw so the queue retries it (done sources are skipped then); on the
+ * last attempt the batch is finished with those sources marked failed.
+ */
+export async function processCheckBatch(
+  options: Deps & { runId: string; batchNo: number; lastAttempt: boolean },
+): Promise<void> {
+  const run = await getCheckRunRow(options.db, options.runId);
+  const batch = run && (await getBatch(options.db, run.id, options.batchNo));
+  if (!run || !batch || batch.status !== 'queued') {
+    return;
+  }
+  const failed: SourceType[] = [];
+  for (const adapter of createSourceAdapters(options)) {
+    const previous = batch.sources[adapter.type];
+    if (previous?.status === 'done' || (previous?.status === 'failed' && !previous.retryable)) {
+      continue;
+    }
+    const state = await runSourceOnBatch({ ...options, run, batchNo: batch.batch_no, adapter });
+    if (state.status === 'failed' && state.retryable) {
+      failed.push(adapter.type);
+    }
+  }
+  if (failed.length > 0 && !options.lastAttempt) {
+    throw new Error(`sources failed in batch ${batch.batch_no}: ${failed.join(', ')}`);
+  }
+  await withTransaction(options.db, async (tx) => {
+    const locked = await getBatch(tx, run.id, batch.batch_no, { lock: true });
+    if (locked?.status !== 'queued') {
+      return;
+    }
+    await finishBatch(tx, {
+      runId: run.id,
+      batchNo: batch.batch_no,
+      organisationId: run.organisation_id,
+      idFrom: batch.id_from,
+      idTo: batch.id_to,
+      items: batch.items,
+    });
+  });
+}
+
+export async function getCheckRun(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  runId: string;
+}): Promise<CheckRun> {
+  const row = await getCheckRunRow(options.db, options.runId, {
+    organisationId: options.auth.organisationId,
+  });
+  if (!row) {
+    throw new AppError('NOT_FOUND', { message: 'Проверка не найдена' });
+  }
+  return toCheckRun(row, await listBatchSourceStates(options.db, row.id));
+}
+
+export async function findCheckRuns(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  page: number;
+  pageSize: number;
+}): Promise<{ items: CheckRun[]; total: number }> {
+  const { items, total } = await findCheckRunRows(options.db, {
+    organisationId: options.auth.organisationId,
+    limit: options.pageSize,
+    offset: (options.page - 1) * options.pageSize,
+  });
+  return { items: items.map((row) => toCheckRun(row)), total };
+}
+
+const MOSCOW_OFFSET_MS = 3 * 3600 * 1000;
+
+/** The next moment the daily schedule fires (Moscow has no daylight saving: UTC+3 all year). */
+function nextRunAt(time: string, lastTriggeredAt: Date | null, now = new Date()): Date {
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  const moscowNow = new Date(now.getTime() + MOSCOW_OFFSET_MS);
+  const candidate = new Date(
+    Date.UTC(moscowNow.getUTCFullYear(), moscowNow.getUTCMonth(), moscowNow.getUTCDate(), hours, minutes) -
+      MOSCOW_OFFSET_MS,
+  );
+  const firedToday =
+    lastTriggeredAt &&
+    new Date(lastTriggeredAt.getTime() + MOSCOW_OFFSET_MS).toISOString().slice(0, 10) ===
+      moscowNow.toISOString().slice(0, 10);
+  if (candidate.getTime() <= now.getTime() || firedToday) {
+    candidate.setUTCDate(candidate.getUTCDate() + 1);
+  }
+  return candidate;
+}
+
+export async function getCheckSchedule(options: { db: pg.Pool; auth: AuthContext }): Promise<CheckSchedule> {
+  const row = await getSchedule(options.db, options.auth.organisationId);
+  if (!row) {
+    return {
+      enabled: false,
+      time: '06:00',
+      timezone: 'Europe/Moscow',
+      lastTriggeredAt: null,
+      nextRunAt: null,
+    };
+  }
+  return {
+    enabled: row.enabled,
+    time: row.run_at,
+    timezone: 'Europe/Moscow',
+    lastTriggeredAt: row.last_triggered_at?.toISOString() ?? null,
+    nextRunAt: row.enabled ? nextRunAt(row.run_at, row.last_triggered_at).toISOString() : null,
+  };
+}
+
+export async function updateCheckSchedule(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  schedule: UpdateCheckScheduleBody;
+}): Promise<CheckSchedule> {
+  await withTransaction(options.db, async (tx) => {
+    await upsertSchedule(tx, {
+      organisationId: options.auth.organisationId,
+      enabled: options.schedule.enabled,
+      time: options.schedule.time,
+      userId: options.auth.userId,
+    });
+    await recordAudit(tx, {
+      organisationId: options.auth.organisationId,
+      userId: options.auth.userId,
+      action: 'check_schedule.updated',
+      entity: 'check_schedule',
+      entityId: null,
+      details: { ...options.schedule },
+    });
+  });
+  return getCheckSchedule(options);
+}
+
+/** The minute tick: starts the scheduled runs that are due; an organisation mid-run is skipped today. */
+export async function startDueScheduledRuns(options: Deps & { queue: JobQueue }): Promise<number> {
+  const due = await withTransaction(options.db, (tx) => claimDueSchedules(tx));
+  let started = 0;
+  for (const organisationId of due) {
+    try {
+      await startCheckRun({ ...options, organisationId, trigger: 'scheduled', userId: null });
+      started++;
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'CHECK_RUN_IN_PROGRESS')) {
+        throw error;
+      }
+    }
+  }
+  return started;
+}

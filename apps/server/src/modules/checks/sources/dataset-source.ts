@@ -1,0 +1,73 @@
+import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
+import type { Queryable } from '../../../db/pool.ts';
+import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
+import { getActiveImport } from './sources.queries.ts';
+
+export const DATASET_NOT_LOADED = 'Набор данных источника не загружен';
+
+export function sourceAnswersFor(type: SourceType, item: Pick<CheckItem, 'kind' | 'documentType'>): boolean {
+  const info = SOURCE_TYPES[type];
+  if (!info.itemKinds.includes(item.kind)) {
+    return false;
+  }
+  return item.kind !== 'document' || !info.documentTypes || info.documentTypes.includes(item.documentType!);
+}
+
+/**
+ * A source whose records live in our database (`source_records` of the type's active import).
+ * A run matches a whole batch in one join; a single item is one indexed lookup.
+ */
+export function createDatasetSource(type: SourceType, deps: { db: Queryable }): SourceAdapter {
+  let active: Promise<{ id: string; version: number } | undefined> | undefined;
+  // One adapter instance serves one check or one batch, so the active version is read once.
+  const activeImport = () => {
+    active ??= getActiveImport(deps.db, type);
+    return active;
+  };
+
+  async function checkBatch(items: CheckItem[]): Promise<ItemAnswer[]> {
+    const current = await activeImport();
+    if (!current) {
+      return items.map(() => ({ status: 'failed', findings: [], error: DATASET_NOT_LOADED }));
+    }
+    const { rows } = await deps.db.query<{
+      ord: number;
+      finding_key: string;
+      payload: Record<string, unknown>;
+    }>(
+      `SELECT x.ord::int AS ord, r.finding_key, r.payload
+         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(identifier, document_type, ord)
+         JOIN source_records r ON r.import_id = $1 AND r.identifier = x.identifier AND r.document_type = x.document_type
+        ORDER BY x.ord, r.finding_key`,
+      [current.id, items.map((item) => item.identifier), items.map((item) => item.documentType ?? '')],
+    );
+    const findings: Finding[][] = items.map(() => []);
+    for (const row of rows) {
+      findings[row.ord - 1]!.push({ key: row.finding_key, payload: row.payload });
+    }
+    return findings.map((list) => ({ status: 'ok', findings: list }));
+  }
+
+  return {
+    type,
+    adapter: 'dataset',
+    itemKinds: SOURCE_TYPES[type].itemKinds,
+    answersFor: (item) => sourceAnswersFor(type, item),
+    datasetVersion: async () => (await activeImport())?.version ?? null,
+    check: async (item) => (await checkBatch([item]))[0]!,
+    checkBatch,
+    async batchFindings() {
+      const current = await activeImport();
+      if (!current) {
+        return null;
+      }
+      return {
+        sql: (p) => `SELECT b.id AS item_id, r.finding_key AS key, r.payload
+                       FROM batch_items b
+                       JOIN source_records r
+                         ON r.import_id = $${p} AND r.identifier = b.identifier AND r.document_type = b.document_type`,
+        params: [current.id],
+      };
+    },
+  };
+}

@@ -1,0 +1,227 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RemoteSourceConfig } from '../../../config/env.ts';
+import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
+import { addItems, randomVin, runChecksNow } from '../testing/checks-test-helpers.ts';
+import { createRemoteSource } from './remote-source.ts';
+
+type Behaviour = 'ok' | 'slow' | 'error' | 'bad-json' | 'bad-shape' | 'throttle-once';
+
+/** A stand-in for a remote source on 127.0.0.1 that answers as the test tells it to. */
+let behaviour: Behaviour = 'ok';
+const hits: { identifier: string; at: number; auth: string | undefined }[] = [];
+let throttled = new Set<string>();
+const server = http.createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const identifier = url.searchParams.get('identifier') ?? '';
+  hits.push({ identifier, at: Date.now(), auth: request.headers.authorization });
+  const json = (status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  switch (behaviour) {
+    case 'slow':
+      setTimeout(() => json(200, { findings: [] }), 400);
+      return;
+    case 'error':
+      json(500, { error: 'boom' });
+      return;
+    case 'bad-json':
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"findings": [');
+      return;
+    case 'bad-shape':
+      json(200, { results: 'nothing' });
+      return;
+    case 'throttle-once':
+      if (!throttled.has(identifier)) {
+        throttled.add(identifier);
+        response.writeHead(429, { 'retry-after': '1' });
+        response.end();
+        return;
+      }
+      break;
+  }
+  json(200, {
+    findings: identifier.startsWith('XTW')
+      ? [{ key: `WANTED-${identifier}`, payload: { record_id: `WANTED-${identifier}`, since: '2025-05-05' } }]
+      : [],
+  });
+});
+server.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const remote: RemoteSourceConfig = {
+  url: baseUrl,
+  token: 'secret-token',
+  timeoutMs: 150,
+  retries: 2,
+  rateLimit: 1000,
+  cacheTtl: 3600,
+};
+const { app, config } = await buildTestApp({ config: { remoteSources: { wanted: remote } } });
+const user = await createSignedInUser(app, { role: 'admin' });
+const check = (vin: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/one-time-check',
+    payload: { vin },
+    headers: bearer(user.token),
+  });
+const wantedOf = (body: { sources: { type: string }[] }) =>
+  body.sources.find((s) => s.type === 'wanted') as unknown as {
+    status: string;
+    error: string | null;
+    findings: unknown[];
+    fromCache: boolean;
+    adapter: string;
+  };
+
+beforeEach(() => {
+  behaviour = 'ok';
+  hits.length = 0;
+  throttled = new Set();
+});
+
+describe('remote HTTP source', () => {
+  it('answers through the adapter with the token, caches, and forgets on invalidate', async () => {
+    const vin = randomVin('XTW');
+    const first = (await check(vin)).json();
+    expect(wantedOf(first)).toMatchObject({ adapter: 'remote', status: 'ok', fromCache: false });
+    expect(wantedOf(first).findings).toHaveLength(1);
+    expect(hits).toEqual([expect.objectContaining({ identifier: vin, auth: 'Bearer secret-token' })]);
+
+    const second = (await check(vin)).json();
+    expect(wantedOf(second)).toMatchObject({ status: 'ok', fromCache: true });
+    expect(hits).toHaveLength(1);
+
+    const invalidate = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/cache/invalidate',
+      payload: { type: 'wanted' },
+      headers: bearer(user.token),
+    });
+    expect(invalidate.json()).toEqual({ message: 'Кэш источника «Розыск» очищен', removed: 1 });
+    const third = (await check(vin)).json();
+    expect(wantedOf(third).fromCache).toBe(false);
+    expect(hits).toHaveLength(2);
+
+    const sources = (
+      await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(user.token) })
+    ).json();
+    expect(sources.items.find((s: { type: string }) => s.type === 'wanted')).toMatchObject({
+      adapter: 'remote',
+      cacheTtlSeconds: 3600,
+      consecutiveFailures: 0,
+    });
+  });
+
+  it('reports a timeout as a failed source after the retries, never as «nothing found»', async () => {
+    behaviour = 'slow';
+    const body = (await check(randomVin())).json();
+    // No dataset is loaded in this database either: every source failed, and the check says so.
+    expect(body.status).toBe('failed');
+    expect(wantedOf(body)).toMatchObject({ status: 'failed', findings: [] });
+    expect(wantedOf(body).error).toBe('Источник не ответил за 0,15 с (попыток: 3)');
+    expect(hits).toHaveLength(3);
+  });
+
+  it('retries a 500 and then fails; does not cache failures', async () => {
+    behaviour = 'error';
+    const vin = randomVin();
+    expect(wantedOf((await check(vin)).json()).error).toBe('Источник ответил ошибкой 500 (попыток: 3)');
+    expect(hits).toHaveLength(3);
+    behaviour = 'ok';
+    expect(wantedOf((await check(vin)).json())).toMatchObject({ status: 'ok', fromCache: false });
+
+    const sources = (
+      await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(user.token) })
+    ).json();
+    const wanted = sources.items.find((s: { type: string }) => s.type === 'wanted');
+    expect(wanted.consecutiveFailures).toBe(0);
+    expect(wanted.lastError).toContain('500');
+  });
+
+  it('fails at once on malformed JSON or an unexpected shape', async () => {
+    behaviour = 'bad-json';
+    expect(wantedOf((await check(randomVin())).json()).error).toBe(
+      'Источник вернул некорректный ответ (не JSON)',
+    );
+    expect(hits).toHaveLength(1);
+    behaviour = 'bad-shape';
+    expect(wantedOf((await check(randomVin())).json()).error).toBe(
+      'Источник вернул ответ неожиданного формата',
+    );
+    const sources = (
+      await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(user.token) })
+    ).json();
+    expect(sources.items.find((s: { type: string }) => s.type === 'wanted').consecutiveFailures).toBe(2);
+  });
+
+  it('keeps to its rate limit and honours 429 Retry-After', async () => {
+    const source = createRemoteSource('wanted', { ...remote, rateLimit: 10, cacheTtl: 0 }, { db: app.db });
+    const items = Array.from({ length: 6 }, () => ({
+      kind: 'vin' as const,
+      documentType: null,
+      identifier: randomVin(),
+    }));
+    const answers = await source.checkBatch(items);
+    expect(answers.every((answer) => answer.status === 'ok')).toBe(true);
+    const span = hits.at(-1)!.at - hits[0]!.at;
+    // Six requests at 10 per second: at least five gaps of 100 ms.
+    expect(span).toBeGreaterThanOrEqual(450);
+
+    hits.length = 0;
+    behaviour = 'throttle-once';
+    const started = Date.now();
+    const [answer] = await source.checkBatch([{ kind: 'vin', documentType: null, identifier: randomVin() }]);
+    expect(answer!.status).toBe('ok');
+    expect(hits).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('marks a run with a failing remote source as completed with errors and keeps its snapshot', async () => {
+    const vin = randomVin('XTW');
+    await addItems(app, user.organisationId, [{ kind: 'vin', identifier: vin }]);
+    const first = await runChecksNow(app, config, user.token);
+    expect(first.status).toBe('completed_with_errors');
+    // The dataset sources have no data in this database: failed, not clean.
+    expect(first.sources.find((s: { type: string }) => s.type === 'pledges')).toMatchObject({
+      batchesFailed: 1,
+      lastError: 'Набор данных источника не загружен',
+    });
+    expect(first.sources.find((s: { type: string }) => s.type === 'wanted')).toMatchObject({
+      batchesDone: 1,
+      events: 1,
+    });
+
+    behaviour = 'error';
+    // The first run's answer is cached for an hour: drop it so the run asks the failing source.
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/cache/invalidate',
+      payload: { type: 'all' },
+      headers: bearer(user.token),
+    });
+    const second = await runChecksNow(app, config, user.token);
+    const wanted = second.sources.find((s: { type: string }) => s.type === 'wanted');
+    expect(wanted).toMatchObject({ batchesFailed: 1, events: 0 });
+    expect(wanted.lastError).toContain('Источник ответил ошибкой 500');
+    // The failure did not turn into «wanted removed».
+    const { rows } = await app.db.query(
+      `SELECT count(*)::int AS n FROM finding_snapshots WHERE source_type = 'wanted' AND organisation_id = $1`,
+      [user.organisationId],
+    );
+    expect(rows[0].n).toBe(1);
+    behaviour = 'ok';
+    const third = await runChecksNow(app, config, user.token);
+    expect(third.sources.find((s: { type: string }) => s.type === 'wanted')).toMatchObject({
+      batchesDone: 1,
+      events: 0,
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import type { Finding, ItemKind, SourceType } from '@pledgewatch/contract';
+import type { DocumentType } from '@pledgewatch/identifiers';
+
+/** What a source is asked about: a portfolio item or the subject of a one-time check. */
+export interface CheckItem {
+  /** The monitoring item id; absent for one-time checks. */
+  id?: string;
+  kind: ItemKind;
+  /** null for VINs. */
+  documentType: DocumentType | null;
+  /** Normalised VIN or document number. */
+  identifier: string;
+}
+
+/** One source's answer for one item. `failed` is never «nothing found». */
+export type ItemAnswer =
+  | { status: 'ok'; findings: Finding[]; fromCache?: boolean }
+  | { status: 'failed'; findings: []; error: string };
+
+/**
+ * The set-based form of a dataset source, used by check runs: a SELECT yielding
+ * `(item_id uuid, key text, payload jsonb)` for the rows of the `batch_items` CTE
+ * (`id, identifier, document_type` with '' for VINs). Parameters continue from `firstParam`.
+ */
+export interface BatchFindingsSql {
+  sql: (firstParam: number) => string;
+  params: unknown[];
+}
+
+/** One data source behind one interface, whatever stands behind it. */
+export interface SourceAdapter {
+  type: SourceType;
+  adapter: 'dataset' | 'remote';
+  itemKinds: readonly ItemKind[];
+  /** Whether the source answers for this item (kind and, for documents, the document type). */
+  answersFor(item: Pick<CheckItem, 'kind' | 'documentType'>): boolean;
+  /** Version of the dataset the answers come from; null for remote sources or no data yet. */
+  datasetVersion(): Promise<number | null>;
+  check(item: CheckItem): Promise<ItemAnswer>;
+  /** One answer per item, in the order given. */
+  checkBatch(items: CheckItem[]): Promise<ItemAnswer[]>;
+  /** Present on dataset sources: lets a run match a whole batch in one query. */
+  batchFindings?(): Promise<BatchFindingsSql | null>;
+}

@@ -1,0 +1,29 @@
+import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
+import type { AppConfig } from '../../../config/env.ts';
+import type { Queryable } from '../../../db/pool.ts';
+import { createDatasetSource } from './dataset-source.ts';
+import { createPledgesSource } from './pledges.source.ts';
+import { createRemoteSource } from './remote-source.ts';
+import type { SourceAdapter } from './source-adapter.ts';
+
+/**
+ * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
+ * in our database (for `pledges`, its own adapter). Adapters are cheap: make one per check or batch.
+ */
+export function createSourceAdapter(
+  type: SourceType,
+  deps: { db: Queryable; config: Pick<AppConfig, 'remoteSources'> },
+): SourceAdapter {
+  const remote = deps.config.remoteSources[type];
+  if (remote) {
+    return createRemoteSource(type, remote, deps);
+  }
+  return type === 'pledges' ? createPledgesSource(deps) : createDatasetSource(type, deps);
+}
+
+export function createSourceAdapters(deps: {
+  db: Queryable;
+  config: Pick<AppConfig, 'remoteSources'>;
+}): SourceAdapter[] {
+  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, deps));
+}

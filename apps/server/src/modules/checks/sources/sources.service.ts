@@ -1,0 +1,231 @@
+import {
+  type CacheInvalidateResponse,
+  SOURCE_TYPE_CODES,
+  SOURCE_TYPES,
+  type Source,
+  type SourceImport,
+  type SourceType,
+} from '@pledgewatch/contract';
+import type pg from 'pg';
+import type { AppConfig } from '../../../config/env.ts';
+import { type Queryable, withTransaction } from '../../../db/pool.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import type { AuthContext } from '../../../plugins/auth.ts';
+import { recordAudit } from '../../audit/audit.queries.ts';
+import { parseCsv, parseDatasetRow, parseJsonRows, type RowError } from './dataset-layouts.ts';
+import { DEFAULT_CACHE_TTL } from './remote-source.ts';
+import {
+  activateSourceImport,
+  type DatasetRecord,
+  deleteCachedAnswers,
+  deleteInactiveRecords,
+  findSourceImports as findSourceImportRows,
+  getSourceImport,
+  insertSourceImport,
+  insertSourceRecords,
+  listAnswerStats,
+  listDatasetStats,
+  type SourceImportRow,
+} from './sources.queries.ts';
+
+const MAX_REPORTED_ERRORS = 100;
+const INSERT_CHUNK = 5000;
+
+export function toSourceImport(row: SourceImportRow): SourceImport {
+  return {
+    id: row.id,
+    sourceType: row.source_type,
+    version: row.version,
+    fileName: row.file_name,
+    status: row.status,
+    recordsTotal: row.records_total,
+    rowsRejected: row.rows_rejected,
+    errors: row.errors,
+    createdBy: row.created_by_name,
+    createdAt: row.created_at.toISOString(),
+    activatedAt: row.activated_at?.toISOString() ?? null,
+  };
+}
+
+/** Validates text rows of a dataset file into records; duplicates of (identifier, key) keep the last. */
+export function readDatasetRows(
+  type: SourceType,
+  rows: Record<string, string>[],
+): { records: DatasetRecord[]; errors: RowError[]; rejected: number } {
+  const byKey = new Map<string, DatasetRecord>();
+  const errors: RowError[] = [];
+  let rejected = 0;
+  rows.forEach((row, index) => {
+    const result = parseDatasetRow(type, row, index + 2);
+    if ('error' in result) {
+      rejected++;
+      if (errors.length < MAX_REPORTED_ERRORS) {
+        errors.push(result.error);
+      }
+      return;
+    }
+    const { record } = result;
+    byKey.set(`${record.documentType}|${record.identifier}|${record.key}`, record);
+  });
+  return { records: [...byKey.values()], errors, rejected };
+}
+
+/**
+ * Stores records as a new version of the source type's dataset and makes it active, all in one
+ * transaction: checks see either the old version or the new one, never a mix.
+ */
+export async function importDataset(options: {
+  db: pg.Pool;
+  type: SourceType;
+  fileName: string;
+  records: DatasetRecord[];
+  errors?: RowError[];
+  rejected?: number;
+  createdBy?: string | null;
+}): Promise<SourceImport> {
+  const id = await withTransaction(options.db, (tx) => importDatasetIn(tx, options));
+  // The old versions' records are no longer read by anything; their history rows stay.
+  await deleteInactiveRecords(options.db, options.type);
+  return toSourceImport((await getSourceImport(options.db, id))!);
+}
+
+/** The import inside the caller's transaction (demo seeding); returns the new import's id. */
+export async function importDatasetIn(
+  tx: Queryable,
+  options: {
+    type: SourceType;
+    fileName: string;
+    records: DatasetRecord[];
+    errors?: RowError[];
+    rejected?: number;
+    createdBy?: string | null;
+  },
+): Promise<string> {
+  const { type } = options;
+  const created = await insertSourceImport(tx, {
+    type,
+    fileName: options.fileName,
+    createdBy: options.createdBy ?? null,
+  });
+  for (let offset = 0; offset < options.records.length; offset += INSERT_CHUNK) {
+    await insertSourceRecords(tx, created.id, options.records.slice(offset, offset + INSERT_CHUNK));
+  }
+  await activateSourceImport(tx, {
+    id: created.id,
+    type,
+    recordsTotal: options.records.length,
+    rowsRejected: options.rejected ?? 0,
+    errors: options.errors ?? [],
+  });
+  return created.id;
+}
+
+/** A staff member uploads a CSV or JSON dataset file (column layouts in docs/datasets.md). */
+export async function importDatasetFile(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  type: SourceType;
+  fileName: string;
+  content: Buffer;
+}): Promise<SourceImport> {
+  const text = options.content.toString('utf8');
+  const looksJson = /\.json$/i.test(options.fileName) || /^\s*[[{]/.test(text.replace(/^\uFEFF/, ''));
+  const rows = looksJson ? parseJsonRows(text) : parseCsv(text);
+  if (!rows) {
+    throw new AppError('DATASET_FORMAT');
+  }
+  const { records, errors, rejected } = readDatasetRows(options.type, rows);
+  if (records.length === 0) {
+    throw new AppError('DATASET_EMPTY', {
+      fieldErrors: errors
+        .slice(0, 20)
+        .map((error) => ({ field: `row.${error.row}`, message: error.message })),
+    });
+  }
+  const created = await importDataset({
+    db: options.db,
+    type: options.type,
+    fileName: options.fileName,
+    records,
+    errors,
+    rejected,
+    createdBy: options.auth.userId,
+  });
+  await recordAudit(options.db, {
+    organisationId: options.auth.organisationId,
+    userId: options.auth.userId,
+    action: 'source.imported',
+    entity: 'source_import',
+    entityId: created.id,
+    details: { type: options.type, version: created.version, records: created.recordsTotal, rejected },
+  });
+  return created;
+}
+
+export async function findSourceImports(options: {
+  db: pg.Pool;
+  type: SourceType;
+  page: number;
+  pageSize: number;
+}): Promise<{ items: SourceImport[]; total: number }> {
+  const { items, total } = await findSourceImportRows(options.db, {
+    type: options.type,
+    limit: options.pageSize,
+    offset: (options.page - 1) * options.pageSize,
+  });
+  return { items: items.map(toSourceImport), total };
+}
+
+export async function listSources(options: {
+  db: pg.Pool;
+  config: Pick<AppConfig, 'remoteSources'>;
+}): Promise<{ items: Source[] }> {
+  const [datasets, answers] = await Promise.all([listDatasetStats(options.db), listAnswerStats(options.db)]);
+  const datasetOf = new Map(datasets.map((row) => [row.source_type, row]));
+  const answersOf = new Map(answers.map((row) => [row.source_type, row]));
+  return {
+    items: SOURCE_TYPE_CODES.map((type): Source => {
+      const remote = options.config.remoteSources[type];
+      const dataset = remote ? undefined : datasetOf.get(type);
+      const stats = answersOf.get(type);
+      const round = (value: number | null | undefined) =>
+        value == null ? null : Math.round(Number(value) * 10) / 10;
+      return {
+        type,
+        name: SOURCE_TYPES[type].name,
+        description: SOURCE_TYPES[type].description,
+        itemKinds: [...SOURCE_TYPES[type].itemKinds],
+        adapter: remote ? 'remote' : 'dataset',
+        activeVersion: dataset?.active_version ?? null,
+        lastRefreshAt: (remote ? stats?.last_ok_at : dataset?.last_refresh_at)?.toISOString() ?? null,
+        recordCount: remote ? null : (dataset?.record_count ?? 0),
+        cacheTtlSeconds: remote ? (remote.cacheTtl ?? DEFAULT_CACHE_TTL[type]) : null,
+        answerP50Ms: round(stats?.p50),
+        answerP95Ms: round(stats?.p95),
+        consecutiveFailures: stats?.consecutive_failures ?? 0,
+        lastFailureAt: stats?.last_failure_at?.toISOString() ?? null,
+        lastError: stats?.last_error ?? null,
+      };
+    }),
+  };
+}
+
+/** Drops the cached answers of one remote source type, or of all of them. */
+export async function invalidateSourceCache(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  type: SourceType | 'all';
+}): Promise<CacheInvalidateResponse> {
+  const types = options.type === 'all' ? [...SOURCE_TYPE_CODES] : [options.type];
+  const removed = await deleteCachedAnswers(options.db, types);
+  await recordAudit(options.db, {
+    organisationId: options.auth.organisationId,
+    userId: options.auth.userId,
+    action: 'source.cache_invalidated',
+    entity: 'source',
+    entityId: null,
+    details: { type: options.type, removed },
+  });
+  const what = options.type === 'all' ? 'всех источников' : `источника «${SOURCE_TYPES[options.type].name}»`;
+  return { message: `Кэш ${what} очищен`, removed };
+}

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../../config/env.ts';
+import { bearer } from '../../../testing/test-app.ts';
+import { listBatchNumbers } from '../runs/runs.queries.ts';
+import { planCheckRun, processCheckBatch } from '../runs/runs.service.ts';
+
+const VIN_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
+let serial = 0;
+
+/** A VIN in the ISO 3779 alphabet, unique in this process (its check digit may be off: a warning only). */
+export function randomVin(prefix = 'XTA'): string {
+  let vin = prefix;
+  const tail = (++serial).toString(36).toUpperCase().replace(/[IOQ]/g, 'Z');
+  while (vin.length < 17 - tail.length) {
+    vin += VIN_ALPHABET[Math.floor(Math.random() * VIN_ALPHABET.length)];
+  }
+  return (vin + tail).slice(0, 17);
+}
+
+/** A passport number (series and number, 10 digits), unique in this process. */
+export const randomPassport = () =>
+  String(4_500_000_000 + ++serial * 104_729 + Math.floor(Math.random() * 1000));
+
+export async function addItems(
+  app: FastifyInstance,
+  organisationId: string,
+  items: { kind: 'vin' | 'document'; documentType?: string; identifier: string; label?: string }[],
+): Promise<string[]> {
+  const { rows } = await app.db.query<{ id: string }>(
+    `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, label, origin)
+     SELECT $1, x.kind, x.document_type, x.identifier, x.label, 'form'
+       FROM jsonb_to_recordset($2::jsonb) AS x(kind text, document_type text, identifier text, label text, ord int)
+      ORDER BY x.ord RETURNING id`,
+    [
+      organisationId,
+      JSON.stringify(
+        items.map((item, ord) => ({
+          kind: item.kind,
+          document_type: item.documentType ?? null,
+          identifier: item.identifier,
+          label: item.label ?? null,
+          ord,
+        })),
+      ),
+    ],
+  );
+  return rows.map((row) => row.id);
+}
+
+export function multipartFile(fileName: string, content: string) {
+  const boundary = `----pledgewatch${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.from(content, 'utf8'),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads a dataset as JSON through the API (staff token). */
+export async function importRecords(
+  app: FastifyInstance,
+  token: string,
+  type: string,
+  records: Record<string, unknown>[],
+) {
+  const file = multipartFile(`${type}.json`, JSON.stringify(records));
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/v1/monitoring/sources/${type}/imports`,
+    payload: file.payload,
+    headers: { ...file.headers, ...bearer(token) },
+  });
+  if (response.statusCode !== 201) {
+    throw new Error(`import ${type} failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json();
+}
+
+/** Starts a run through the API and executes its jobs in this process, one after another. */
+export async function runChecksNow(app: FastifyInstance, config: AppConfig, token: string) {
+  const started = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/check-runs',
+    headers: bearer(token),
+  });
+  if (started.statusCode !== 202) {
+    throw new Error(`run failed to start: ${started.statusCode} ${started.body}`);
+  }
+  const runId = started.json<{ id: string }>().id;
+  await planCheckRun({ db: app.db, queue: app.queue, runId });
+  for (const batchNo of await listBatchNumbers(app.db, runId)) {
+    await processCheckBatch({ db: app.db, config, runId, batchNo, lastAttempt: true });
+  }
+  const run = await app.inject({
+    method: 'GET',
+    url: `/api/v1/monitoring/check-runs/${runId}`,
+    headers: bearer(token),
+  });
+  return run.json();
+}

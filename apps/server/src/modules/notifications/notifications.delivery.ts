@@ -1,0 +1,184 @@
+import type { WebhookEvent } from '@pledgewatch/contract';
+import type { AppConfig } from '../../config/env.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { Mailer } from '../../plugins/mailer.ts';
+import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
+import { sendTelegram, sendWebhook } from './notifications.channels.ts';
+import {
+  claimDelivery,
+  type DeliveryRow,
+  getDelivery,
+  getEvents,
+  getRule,
+  markDeliveryFailedTry,
+  markDeliverySent,
+  type RuleRow,
+} from './notifications.queries.ts';
+import {
+  type EventView,
+  formatMoscow,
+  formatMoscowDate,
+  type NotificationContent,
+  renderEmail,
+  renderTelegram,
+  sampleEvent,
+  toEventView,
+  toWebhookEvent,
+} from './notifications.templates.ts';
+
+/**
+ * Seconds a worker holds a delivery while sending. Longer than any one send (HTTP timeout, SMTP
+ * socket timeout), shorter than the job's expiry, so the retry after a dead worker can take it over.
+ */
+export const DELIVERY_LEASE_SECONDS = 90;
+
+type DeliveryConfig = Pick<AppConfig, 'appUrl' | 'telegramApiUrl' | 'notifyHttpTimeoutMs'>;
+
+/** A failure that no retry can fix: the delivery ends `failed` at once. */
+class PermanentFailure extends Error {}
+
+/**
+ * One try of one delivery. At most one worker holds a delivery at a time; one that was sent is
+ * never sent again. A worker that dies between sending and recording leaves the lease to expire,
+ * and the retry sends again with the same idempotency key (the delivery id): at-least-once.
+ */
+export async function performDelivery(options: {
+  db: Queryable;
+  config: DeliveryConfig;
+  mailer: Mailer;
+  deliveryId: string;
+  /** The job's last try: a failure now ends the delivery as `failed`. */
+  lastTry: boolean;
+  now?: Date;
+}): Promise<void> {
+  const { db, deliveryId } = options;
+  const delivery = await claimDelivery(db, deliveryId, DELIVERY_LEASE_SECONDS);
+  if (!delivery) {
+    const current = await getDelivery(db, deliveryId);
+    if (!current || current.status === 'sent' || current.status === 'failed') {
+      return;
+    }
+    // Another worker holds it right now; come back later (it is sent by then, or its lease ran out).
+    throw new Error('Доставка уже выполняется другим обработчиком');
+  }
+  try {
+    await send({ ...options, delivery });
+    await markDeliverySent(db, delivery.id);
+  } catch (error) {
+    const permanent = error instanceof PermanentFailure;
+    await markDeliveryFailedTry(db, delivery.id, {
+      final: permanent || options.lastTry,
+      error: (error as Error).message || 'Неизвестная ошибка',
+    });
+    if (!permanent) {
+      throw error;
+    }
+  }
+}
+
+async function send(options: {
+  db: Queryable;
+  config: DeliveryConfig;
+  mailer: Mailer;
+  delivery: DeliveryRow;
+  now?: Date;
+}): Promise<void> {
+  const { db, config, delivery } = options;
+  const rule = delivery.rule_id ? await getRule(db, delivery.organisation_id, delivery.rule_id) : undefined;
+  if (!rule) {
+    throw new PermanentFailure('Правило удалено — уведомление не отправлено');
+  }
+  if (rule.method !== delivery.method) {
+    throw new PermanentFailure('Способ доставки правила изменён — уведомление не отправлено');
+  }
+  if (!rule.enabled && delivery.kind !== 'test') {
+    throw new PermanentFailure('Правило отключено — уведомление не отправлено');
+  }
+  const content = await buildContent(db, config, delivery, rule, options.now ?? new Date());
+  if (delivery.method === 'email') {
+    await sendEmail(options.db, options.mailer, delivery, content);
+  } else if (delivery.method === 'webhook') {
+    const body = JSON.stringify({
+      id: delivery.id,
+      kind: delivery.kind,
+      rule: { id: rule.id, name: rule.name },
+      period: content.period ?? null,
+      createdAt: delivery.created_at.toISOString(),
+      events: content.events.map((view) => view.webhook),
+    });
+    await sendWebhook({
+      url: rule.config.url ?? '',
+      secret: rule.config.secret ?? '',
+      body,
+      idempotencyKey: delivery.id,
+      timeoutMs: config.notifyHttpTimeoutMs,
+      now: options.now,
+    });
+  } else {
+    await sendTelegram({
+      apiUrl: config.telegramApiUrl,
+      botToken: rule.config.botToken ?? '',
+      chatId: rule.config.chatId ?? '',
+      text: renderTelegram(content),
+      timeoutMs: config.notifyHttpTimeoutMs,
+    });
+  }
+}
+
+interface Content extends NotificationContent {
+  events: (EventView & { webhook: WebhookEvent })[];
+}
+
+async function buildContent(
+  db: Queryable,
+  config: DeliveryConfig,
+  delivery: DeliveryRow,
+  rule: RuleRow,
+  now: Date,
+): Promise<Content> {
+  const rows =
+    delivery.kind === 'test'
+      ? [sampleEvent(delivery.organisation_id, now)]
+      : await getEvents(db, delivery.organisation_id, delivery.event_ids);
+  if (rows.length === 0) {
+    throw new PermanentFailure('События удалены — уведомление не отправлено');
+  }
+  const events = rows.map((row) => ({
+    ...toEventView(row, config.appUrl),
+    webhook: toWebhookEvent(row, config.appUrl),
+  }));
+  let period: string | undefined;
+  if (delivery.kind === 'digest') {
+    period =
+      rule.mode === 'daily'
+        ? `за ${formatMoscowDate(delivery.created_at)}`
+        : `по итогам проверки ${formatMoscow(rows[rows.length - 1]!.detected_at)}`;
+  }
+  return { kind: delivery.kind, ruleName: rule.name, period, events };
+}
+
+async function sendEmail(
+  db: Queryable,
+  mailer: Mailer,
+  delivery: DeliveryRow,
+  content: Content,
+): Promise<void> {
+  const message = renderEmail(delivery.recipient, content);
+  if (!mailer.smtpEnabled) {
+    // Without SMTP nothing leaves the machine: the mail is kept in the outbox, as every other mail.
+    const id = await insertOutboxMail(db, {
+      organisationId: delivery.organisation_id,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
+    await markOutboxMail(db, id, { status: 'stored' });
+    return;
+  }
+  await mailer.send({
+    ...message,
+    messageId: `<${delivery.id}@notifications.pledgewatch>`,
+    headers: { 'X-Pledgewatch-Delivery': delivery.id },
+  });
+}

@@ -1,0 +1,113 @@
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+const SPECIAL = /[\\\t\n\r]/;
+
+/** A field in COPY text format: NULL as \N, backslash, tab and line breaks escaped. */
+export function copyField(value: string | null): string {
+  if (value === null) {
+    return '\\N';
+  }
+  if (!SPECIAL.test(value)) {
+    return value;
+  }
+  return value.replace(/[\\\t\n\r]/g, (char) =>
+    char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r',
+  );
+}
+
+/** A PostgreSQL text[] literal. */
+export function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (char) => `\\${char}`)}"`).join(',')}}`;
+}
+
+const FLUSH_AT = 256 * 1024;
+
+/** COPY … FROM STDIN on its own connection, written line by line with back-pressure. */
+export class CopyWriter {
+  private buffer = '';
+  private readonly client: pg.PoolClient;
+  private readonly stream: ReturnType<typeof copyFrom>;
+  private failure: Error | null = null;
+  private released = false;
+
+  private constructor(client: pg.PoolClient, sql: string) {
+    this.client = client;
+    this.stream = client.query(copyFrom(sql));
+    this.stream.on('error', (error: Error) => {
+      this.failure = error;
+    });
+  }
+
+  static async open(pool: pg.Pool, sql: string): Promise<CopyWriter> {
+    return new CopyWriter(await pool.connect(), sql);
+  }
+
+  async writeRow(fields: readonly (string | null)[]): Promise<void> {
+    let line = '';
+    for (let i = 0; i < fields.length; i++) {
+      line += (i === 0 ? '' : '\t') + copyField(fields[i] ?? null);
+    }
+    this.buffer += `${line}\n`;
+    if (this.buffer.length >= FLUSH_AT) {
+      await this.flush();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (this.failure) {
+      throw this.failure;
+    }
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (chunk && !this.stream.write(chunk)) {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (error: Error) => {
+          this.stream.off('drain', onDrain);
+          reject(error);
+        };
+        const onDrain = () => {
+          this.stream.off('error', onError);
+          resolve();
+        };
+        this.stream.once('drain', onDrain);
+        this.stream.once('error', onError);
+      });
+    }
+  }
+
+  /** Ends the COPY and waits for the server to confirm it. */
+  async finish(): Promise<void> {
+    try {
+      await this.flush();
+      await new Promise<void>((resolve, reject) => {
+        if (this.failure) {
+          reject(this.failure);
+          return;
+        }
+        this.stream.once('finish', resolve);
+        this.stream.once('error', reject);
+        this.stream.end();
+      });
+      this.release(false);
+    } catch (error) {
+      this.release(true);
+      throw error;
+    }
+  }
+
+  private release(destroy: boolean): void {
+    if (!this.released) {
+      this.released = true;
+      this.client.release(destroy);
+    }
+  }
+
+  /** Drops the COPY and the connection (nothing of it is committed). */
+  abort(): void {
+    if (!this.released) {
+      this.stream.destroy();
+      this.release(true);
+    }
+  }
+}

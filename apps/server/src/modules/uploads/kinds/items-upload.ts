@@ -1,0 +1,206 @@
+import type { UploadPreviewRow } from '@pledgewatch/contract';
+import { validateVin } from '@pledgewatch/identifiers';
+import type { Queryable } from '../../../db/pool.ts';
+import { displayIdentifier, validateItemRow } from '../../monitoring/item-rules.ts';
+import type { UploadKindHandler } from './upload-kind.ts';
+
+/** A portfolio file: one VIN or one pledgor document per row (`/monitoring/upload`, tab `table`). */
+export const itemsUpload: UploadKindHandler = {
+  kind: 'items',
+  columns: [
+    {
+      field: 'vin',
+      title: 'VIN',
+      aliases: [
+        'вин',
+        'vin код',
+        'vin номер',
+        'номер vin',
+        'идентификационный номер',
+        'идентификационный номер vin',
+      ],
+    },
+    {
+      field: 'documentType',
+      title: 'Тип документа',
+      aliases: ['document type', 'doc type', 'вид документа', 'тип', 'type'],
+    },
+    {
+      field: 'number',
+      title: 'Номер документа',
+      aliases: [
+        'номер',
+        'документ',
+        'серия и номер',
+        'серия и номер документа',
+        'number',
+        'document',
+        'document number',
+        'doc number',
+      ],
+    },
+    {
+      field: 'label',
+      title: 'Метка',
+      aliases: [
+        'label',
+        'примечание',
+        'комментарий',
+        'описание',
+        'название',
+        'note',
+        'comment',
+        'марка модель',
+      ],
+    },
+    {
+      field: 'contractNumber',
+      title: 'Номер договора',
+      aliases: [
+        'договор',
+        'договора',
+        'номер кредитного договора',
+        'кредитный договор',
+        'contract',
+        'contract number',
+        'contract no',
+      ],
+    },
+    {
+      field: 'pledgorName',
+      title: 'Залогодатель',
+      aliases: [
+        'pledgor',
+        'pledgor name',
+        'фио',
+        'фио залогодателя',
+        'залогодатель фио',
+        'заемщик',
+        'borrower',
+      ],
+    },
+  ],
+  keyFields: ['vin', 'number'],
+  missingHeaderMessage:
+    'Не найдена строка заголовков: в первой строке файла нужен столбец «VIN» или «Номер документа» ' +
+    '(а также «Тип документа», «Метка», «Номер договора», «Залогодатель»). Скачайте шаблон',
+  templateRows: [
+    ['XTA210740Y1234565', '', '', 'LADA 2107, белый', 'КД-2024/001', 'Иванов Иван Иванович'],
+    ['Z94CB41AAER123456', '', '', 'Hyundai Solaris', 'КД-2024/002', 'Петрова Анна Сергеевна'],
+    ['', 'Паспорт РФ', '4506 123456', 'Паспорт залогодателя', 'КД-2024/002', 'Петрова Анна Сергеевна'],
+    ['', 'ИНН', '7707083893', 'ПАО «Пример»', 'ДЛ-17/2024', 'ПАО «Пример»'],
+  ],
+  stagingTable: 'upload_item_rows',
+  stagingColumns: [
+    'kind',
+    'document_type',
+    'identifier',
+    'label',
+    'contract_number',
+    'pledgor_name',
+    'warning',
+  ],
+
+  looksLikeData(values) {
+    return values.some((value) => validateVin(value).ok);
+  },
+
+  validateRow(values) {
+    const result = validateItemRow(values);
+    if (!result.ok) {
+      return { ok: false, problems: result.problems };
+    }
+    const { row } = result;
+    return {
+      ok: true,
+      copyFields: [
+        row.kind,
+        row.documentType,
+        row.identifier,
+        row.label,
+        row.contractNumber,
+        row.pledgorName,
+        row.warning,
+      ],
+    };
+  },
+
+  async summarise(db, { uploadId, organisationId }) {
+    const { rows } = await db.query<{ staged: number; accepted: number; restored: number }>(
+      `WITH s AS (
+         SELECT kind, document_type, identifier,
+                row_number() OVER (PARTITION BY kind, document_type, identifier ORDER BY row_number) AS n
+           FROM upload_item_rows WHERE upload_id = $1
+       )
+       SELECT count(*)::int AS staged,
+              count(*) FILTER (WHERE s.n = 1 AND m.id IS NULL)::int AS accepted,
+              count(*) FILTER (WHERE s.n = 1 AND m.status = 'archived')::int AS restored
+         FROM s LEFT JOIN monitoring_items m
+           ON m.organisation_id = $2 AND m.kind = s.kind
+          AND coalesce(m.document_type, '') = coalesce(s.document_type, '') AND m.identifier = s.identifier`,
+      [uploadId, organisationId],
+    );
+    const { staged, accepted, restored } = rows[0]!;
+    return { staged, accepted, restored, duplicates: staged - accepted - restored };
+  },
+
+  async preview(db, uploadId, limit) {
+    const { rows } = await db.query<{
+      row_number: number;
+      kind: 'vin' | 'document';
+      document_type: string | null;
+      identifier: string;
+      label: string | null;
+      contract_number: string | null;
+      pledgor_name: string | null;
+      warning: string | null;
+    }>(
+      `SELECT row_number, kind, document_type, identifier, label, contract_number, pledgor_name, warning
+         FROM upload_item_rows WHERE upload_id = $1 ORDER BY row_number LIMIT $2`,
+      [uploadId, limit],
+    );
+    return rows.map(
+      (row): UploadPreviewRow => ({
+        rowNumber: row.row_number,
+        kind: row.kind,
+        documentType: row.document_type as UploadPreviewRow['documentType'],
+        identifier: row.identifier,
+        displayIdentifier: displayIdentifier(row.document_type, row.identifier),
+        label: row.label,
+        contractNumber: row.contract_number,
+        pledgorName: row.pledgor_name,
+        warning: row.warning,
+      }),
+    );
+  },
+
+  async importStaged(tx: Queryable, { uploadId, organisationId, userId }) {
+    // The first row of each identity wins; an archived item comes back, an active one is a duplicate.
+    const { rows } = await tx.query<{ staged: number; inserted: number; restored: number }>(
+      `WITH src AS (
+         SELECT DISTINCT ON (kind, document_type, identifier)
+                kind, document_type, identifier, label, contract_number, pledgor_name
+           FROM upload_item_rows WHERE upload_id = $1
+          ORDER BY kind, document_type, identifier, row_number
+       ), ins AS (
+         INSERT INTO monitoring_items AS m
+           (organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name, origin, upload_id, created_by)
+         SELECT $2, kind, document_type, identifier, label, contract_number, pledgor_name, 'upload', $1, $3 FROM src
+         ON CONFLICT (organisation_id, kind, coalesce(document_type, ''), identifier) DO UPDATE
+           SET status = 'active', archived_at = NULL, updated_at = now(),
+               label = coalesce(excluded.label, m.label),
+               contract_number = coalesce(excluded.contract_number, m.contract_number),
+               pledgor_name = coalesce(excluded.pledgor_name, m.pledgor_name)
+           WHERE m.status = 'archived'
+         RETURNING (xmax = 0) AS inserted
+       )
+       SELECT (SELECT count(*) FROM upload_item_rows WHERE upload_id = $1)::int AS staged,
+              count(*) FILTER (WHERE inserted)::int AS inserted,
+              count(*) FILTER (WHERE NOT inserted)::int AS restored
+         FROM ins`,
+      [uploadId, organisationId, userId],
+    );
+    const { staged, inserted, restored } = rows[0]!;
+    return { inserted, restored, duplicates: staged - inserted - restored };
+  },
+};

@@ -1,0 +1,292 @@
+import type { Readable } from 'node:stream';
+import { SaxesParser } from 'saxes';
+import yauzl from 'yauzl';
+import type { FileRow, RowSource } from './row-source.ts';
+import { UploadFileError } from './upload-file-error.ts';
+
+export interface XlsxLimits {
+  /** Total unpacked size of all entries. */
+  maxUnzippedBytes: number;
+  maxEntries?: number;
+  /** Shared strings are held in memory: their XML may not exceed this. */
+  maxSharedStringsBytes?: number;
+}
+
+const BOMB_MESSAGE =
+  'Файл XLSX распаковывается в недопустимо большой объём (похоже на «zip-бомбу»): загрузка отклонена';
+const NOT_XLSX_MESSAGE = 'Файл — ZIP-архив, но не книга Excel (XLSX): загрузите файл CSV или XLSX';
+// Real sheets compress 5–30 times; deflate cannot exceed ~1030.
+const MAX_RATIO = 400;
+const RATIO_FLOOR_BYTES = 32 * 1024 * 1024;
+
+function openZip(filePath: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(filePath, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, zip) =>
+      error ? reject(error) : resolve(zip),
+    );
+  });
+}
+
+function listEntries(zip: yauzl.ZipFile, maxEntries: number): Promise<Map<string, yauzl.Entry>> {
+  return new Promise((resolve, reject) => {
+    if (zip.entryCount > maxEntries) {
+      reject(
+        new UploadFileError(`В архиве XLSX слишком много файлов (${zip.entryCount}): загрузка отклонена`),
+      );
+      return;
+    }
+    const entries = new Map<string, yauzl.Entry>();
+    zip.on('entry', (entry: yauzl.Entry) => {
+      entries.set(entry.fileName, entry);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(entries));
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+}
+
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream)));
+  });
+}
+
+/** Reads a small XML entry through the SAX parser (workbook, relationships, shared strings). */
+async function parseEntry(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  setup: (parser: SaxesParser) => void,
+): Promise<void> {
+  const parser = new SaxesParser();
+  setup(parser);
+  const stream = await openEntry(zip, entry);
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    parser.write(chunk);
+  }
+  parser.close();
+}
+
+/** "BC12" → 54 (0-based column index). */
+function columnIndex(reference: string): number {
+  let index = 0;
+  for (let i = 0; i < reference.length; i++) {
+    const code = reference.charCodeAt(i);
+    if (code < 65 || code > 90) {
+      break;
+    }
+    index = index * 26 + (code - 64);
+  }
+  return index - 1;
+}
+
+/** Excel keeps long numbers as floats ("1.64301E+14"); a document number must come back whole. */
+function numberText(raw: string): string {
+  if (!/[eE]/.test(raw)) {
+    return raw;
+  }
+  const value = Number(raw);
+  return Number.isFinite(value) && Number.isInteger(value) ? BigInt(value).toString() : raw;
+}
+
+/**
+ * A streaming XLSX reader: the zip directory is checked first (entry count, declared sizes, ratios;
+ * yauzl also stops an entry that inflates beyond its declared size), then the first sheet is parsed
+ * row by row. Only the shared-strings table is held in memory, within its own limit.
+ */
+export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<RowSource> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(filePath);
+  } catch {
+    throw new UploadFileError('Файл XLSX повреждён: не удалось открыть архив');
+  }
+  try {
+    const entries = await listEntries(zip, limits.maxEntries ?? 2000);
+    let total = 0;
+    for (const entry of entries.values()) {
+      total += entry.uncompressedSize;
+      const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+      if (
+        total > limits.maxUnzippedBytes ||
+        (entry.uncompressedSize > RATIO_FLOOR_BYTES && ratio > MAX_RATIO)
+      ) {
+        throw new UploadFileError(BOMB_MESSAGE);
+      }
+    }
+    const workbook = entries.get('xl/workbook.xml');
+    if (!workbook) {
+      throw new UploadFileError(NOT_XLSX_MESSAGE);
+    }
+
+    let firstSheetRel: string | null = null;
+    await parseEntry(zip, workbook, (parser) => {
+      parser.on('opentag', (tag) => {
+        if (firstSheetRel === null && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
+          const attributes = tag.attributes as Record<string, string>;
+          firstSheetRel =
+            attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '';
+        }
+      });
+    });
+    let sheetPath = 'xl/worksheets/sheet1.xml';
+    const rels = entries.get('xl/_rels/workbook.xml.rels');
+    if (rels && firstSheetRel) {
+      await parseEntry(zip, rels, (parser) => {
+        parser.on('opentag', (tag) => {
+          const attributes = tag.attributes as Record<string, string>;
+          if (tag.name === 'Relationship' && attributes.Id === firstSheetRel && attributes.Target) {
+            const target = attributes.Target;
+            sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
+          }
+        });
+      });
+    }
+    const sheet = entries.get(sheetPath);
+    if (!sheet) {
+      throw new UploadFileError('В книге XLSX нет листа с данными');
+    }
+
+    const shared: string[] = [];
+    const sharedEntry = entries.get('xl/sharedStrings.xml');
+    if (sharedEntry) {
+      if (sharedEntry.uncompressedSize > (limits.maxSharedStringsBytes ?? 256 * 1024 * 1024)) {
+        throw new UploadFileError(
+          'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз',
+        );
+      }
+      await parseEntry(zip, sharedEntry, (parser) => {
+        let current: string | null = null;
+        let inText = false;
+        let phonetic = 0;
+        parser.on('opentag', (tag) => {
+          if (tag.name === 'si') {
+            current = '';
+          } else if (tag.name === 'rPh') {
+            phonetic++;
+          } else if (tag.name === 't' && phonetic === 0) {
+            inText = true;
+          }
+        });
+        parser.on('text', (text) => {
+          if (inText && current !== null) {
+            current += text;
+          }
+        });
+        parser.on('closetag', (tag) => {
+          if (tag.name === 'si') {
+            shared.push(current ?? '');
+            current = null;
+          } else if (tag.name === 'rPh') {
+            phonetic--;
+          } else if (tag.name === 't') {
+            inText = false;
+          }
+        });
+      });
+    }
+
+    let consumed = 0;
+    let sheetStream: Readable | null = null;
+    async function* rows(): AsyncGenerator<FileRow> {
+      const parser = new SaxesParser();
+      const ready: FileRow[] = [];
+      let rowNumber = 0;
+      let values: string[] = [];
+      let cellColumn = 0;
+      let cellType = 'n';
+      let cellText = '';
+      let collecting = false;
+      parser.on('opentag', (tag) => {
+        const attributes = tag.attributes as Record<string, string>;
+        switch (tag.name) {
+          case 'row':
+            rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
+            values = [];
+            break;
+          case 'c':
+            cellColumn = attributes.r ? columnIndex(attributes.r) : values.length;
+            cellType = attributes.t ?? 'n';
+            cellText = '';
+            break;
+          case 'v':
+          case 't':
+            collecting = true;
+            break;
+        }
+      });
+      parser.on('text', (text) => {
+        if (collecting) {
+          cellText += text;
+        }
+      });
+      parser.on('closetag', (tag) => {
+        switch (tag.name) {
+          case 'v':
+          case 't':
+            collecting = false;
+            break;
+          case 'c': {
+            let value = cellText;
+            if (cellType === 's') {
+              value = shared[Number(cellText)] ?? '';
+            } else if (cellType === 'n') {
+              value = numberText(cellText);
+            } else if (cellType === 'b') {
+              value = cellText === '1' ? 'ИСТИНА' : 'ЛОЖЬ';
+            }
+            while (values.length < cellColumn) {
+              values.push('');
+            }
+            values[cellColumn] = value;
+            break;
+          }
+          case 'row':
+            ready.push({ rowNumber, values });
+            break;
+        }
+      });
+      sheetStream = await openEntry(zip, sheet!);
+      sheetStream.on('data', (chunk: Buffer) => {
+        consumed += chunk.length;
+      });
+      const decoder = new TextDecoder('utf-8');
+      try {
+        for await (const chunk of sheetStream as AsyncIterable<Buffer>) {
+          parser.write(decoder.decode(chunk, { stream: true }));
+          if (ready.length > 0) {
+            yield* ready.splice(0);
+          }
+        }
+      } catch (error) {
+        if (error instanceof Error && /too many bytes|uncompressed size/i.test(error.message)) {
+          throw new UploadFileError(BOMB_MESSAGE);
+        }
+        throw new UploadFileError('Файл XLSX повреждён: не удалось прочитать лист');
+      }
+      parser.close();
+      yield* ready.splice(0);
+    }
+
+    return {
+      format: 'xlsx',
+      encoding: null,
+      delimiter: null,
+      rows,
+      // Progress counts unpacked sheet bytes against the sheet's unpacked size.
+      bytesRead: () => consumed,
+      totalBytes: sheet.uncompressedSize,
+      close: async () => {
+        (sheetStream as Readable | null)?.destroy();
+        zip.close();
+      },
+    };
+  } catch (error) {
+    zip.close();
+    if (error instanceof UploadFileError) {
+      throw error;
+    }
+    throw new UploadFileError('Файл XLSX повреждён или имеет неизвестную структуру');
+  }
+}

@@ -1,0 +1,65 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { UploadFormat } from '@pledgewatch/contract';
+import ExcelJS from 'exceljs';
+
+/** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
+export function tableFile(options: {
+  format: UploadFormat;
+  sheetName: string;
+  headers: readonly string[];
+  rows: AsyncIterable<readonly string[]>;
+  /** Columns kept as text in Excel (document numbers must keep leading zeros). */
+  textColumns?: readonly number[];
+}): Readable {
+  if (options.format === 'csv') {
+    return Readable.from(csvLines(options.headers, options.rows));
+  }
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useSharedStrings: false,
+    useStyles: true,
+  });
+  const sheet = workbook.addWorksheet(options.sheetName);
+  sheet.columns = options.headers.map((header) => ({ header, width: Math.max(14, header.length + 4) }));
+  sheet.getRow(1).font = { bold: true };
+  const text = new Set(options.textColumns ?? []);
+  (async () => {
+    for await (const values of options.rows) {
+      const row = sheet.addRow([...values]);
+      for (const column of text) {
+        row.getCell(column + 1).numFmt = '@';
+      }
+      row.commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: Error) => output.destroy(error));
+  return output;
+}
+
+const csvCell = (value: string) => (/[";\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+async function* csvLines(headers: readonly string[], rows: AsyncIterable<readonly string[]>) {
+  yield `\uFEFF${headers.map(csvCell).join(';')}\r\n`;
+  let batch = '';
+  for await (const values of rows) {
+    batch += `${values.map(csvCell).join(';')}\r\n`;
+    if (batch.length > 64 * 1024) {
+      yield batch;
+      batch = '';
+    }
+  }
+  if (batch) {
+    yield batch;
+  }
+}
+
+export const contentTypeOf = (format: UploadFormat) =>
+  format === 'csv'
+    ? 'text/csv; charset=utf-8'
+    : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Content-Disposition with a Cyrillic file name (RFC 6266 / 5987) and an ASCII fallback. */
+export const attachment = (fileName: string) =>
+  `attachment; filename="${fileName.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;

@@ -1,0 +1,300 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import type { AppConfig } from '../../config/env.ts';
+import { withTransaction } from '../../db/pool.ts';
+import { recordAudit } from '../audit/audit.queries.ts';
+import { arrayLiteral, CopyWriter } from './copy-writer.ts';
+import type { HeaderMap, UploadKindHandler } from './kinds/upload-kind.ts';
+import { mapHeader } from './kinds/upload-kind.ts';
+import { uploadKindHandler } from './kinds/upload-kinds.ts';
+import { openRowSource } from './reader/open-row-source.ts';
+import type { FileRow, RowSource } from './reader/row-source.ts';
+import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
+import {
+  countStagedRows,
+  deleteStagedRows,
+  deleteUploadErrors,
+  getUpload,
+  type UploadRow,
+  updateUpload,
+} from './uploads.queries.ts';
+
+/** Rows between two progress updates of the upload row. */
+export const PROGRESS_EVERY = 5000;
+
+export const VALIDATE_FAILED_MESSAGE =
+  'Не удалось проверить файл из-за внутренней ошибки. Загрузите файл ещё раз';
+export const IMPORT_FAILED_MESSAGE =
+  'Не удалось добавить строки в портфель из-за внутренней ошибки. Ни одна строка не добавлена — загрузите файл ещё раз';
+export const STAGING_LOST_MESSAGE =
+  'Проверенные строки загрузки утеряны (сервер перезапускался). Ни одна строка не добавлена — загрузите файл ещё раз';
+
+export interface PipelineContext {
+  db: pg.Pool;
+  config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'>;
+}
+
+export const uploadFilePath = (config: Pick<AppConfig, 'dataDir'>, uploadId: string) =>
+  path.join(config.dataDir, 'uploads', uploadId);
+
+export const openUploadFile = (config: PipelineContext['config'], filePath: string) =>
+  openRowSource(filePath, { maxUnzippedBytes: config.uploadMaxUnzippedBytes });
+
+const isBlank = (values: readonly string[]) => values.every((value) => value.trim() === '');
+
+/** Reads up to the header row and maps it; throws UploadFileError with the reason for the user. */
+export async function readHeader(
+  handler: UploadKindHandler,
+  rows: AsyncGenerator<FileRow>,
+): Promise<HeaderMap> {
+  // next() rather than for-await: leaving a for-await loop would close the generator for the caller.
+  for (let next = await rows.next(); !next.done; next = await rows.next()) {
+    const row = next.value;
+    if (isBlank(row.values)) {
+      continue;
+    }
+    const header = mapHeader(handler, row.values);
+    if (header) {
+      return header;
+    }
+    if (handler.looksLikeData(row.values)) {
+      throw new UploadFileError(
+        `Первая строка файла — данные, а не заголовки. ${handler.missingHeaderMessage.replace(/^Не найдена строка заголовков: /, 'Добавьте строку заголовков: ')}`,
+      );
+    }
+    throw new UploadFileError(handler.missingHeaderMessage);
+  }
+  throw new UploadFileError('Файл пустой: в нём нет ни одной строки');
+}
+
+/** Opens the file and checks its format and header, for the synchronous answer to an upload. */
+export async function inspectUploadFile(
+  context: PipelineContext,
+  handler: UploadKindHandler,
+  filePath: string,
+): Promise<{ source: Pick<RowSource, 'format' | 'encoding' | 'delimiter'>; header: HeaderMap }> {
+  const source = await openUploadFile(context.config, filePath);
+  try {
+    const header = await readHeader(handler, source.rows());
+    return { source, header };
+  } finally {
+    await source.close();
+  }
+}
+
+async function removeFile(context: PipelineContext, uploadId: string) {
+  await rm(uploadFilePath(context.config, uploadId), { force: true }).catch(() => {});
+}
+
+/** Marks the upload failed with a message for the user and drops its working rows. */
+export async function failUpload(
+  context: PipelineContext,
+  upload: UploadRow,
+  message: string,
+): Promise<void> {
+  const handler = uploadKindHandler(upload.kind);
+  await withTransaction(context.db, async (tx) => {
+    await deleteStagedRows(tx, handler.stagingTable, upload.id);
+    await updateUpload(
+      tx,
+      upload.id,
+      { status: 'failed', error_message: message },
+      { finished: true, fromStatuses: ['received', 'validating', 'validated', 'importing'] },
+    );
+  });
+  await removeFile(context, upload.id);
+}
+
+/**
+ * Validation phase: streams the file through the kind's row rules into the staging table (COPY) and
+ * the errors table (COPY), with progress every few thousand rows; then counts duplicates set-based.
+ * Memory stays flat in the file size. `onValidated` runs in the closing transaction (auto-confirm).
+ */
+export async function validateUpload(
+  context: PipelineContext,
+  uploadId: string,
+  options: { lastAttempt: boolean; onValidated?: (tx: pg.PoolClient, upload: UploadRow) => Promise<void> },
+): Promise<void> {
+  const { db } = context;
+  const upload = await getUpload(db, uploadId);
+  if (!upload || !['received', 'validating'].includes(upload.status)) {
+    return;
+  }
+  const handler = uploadKindHandler(upload.kind);
+  // A retried attempt starts over: whatever the last one staged is dropped.
+  await deleteStagedRows(db, handler.stagingTable, uploadId);
+  await deleteUploadErrors(db, uploadId);
+  await updateUpload(db, uploadId, { status: 'validating', rows_processed: 0 }, { details: { percent: 0 } });
+
+  let source: RowSource | null = null;
+  let staging: CopyWriter | null = null;
+  let errors: CopyWriter | null = null;
+  try {
+    source = await openUploadFile(context.config, uploadFilePath(context.config, uploadId));
+    const rows = source.rows();
+    const header = await readHeader(handler, rows);
+    staging = await CopyWriter.open(
+      db,
+      `COPY ${handler.stagingTable} (upload_id, row_number, ${handler.stagingColumns.join(', ')}) FROM STDIN`,
+    );
+    errors = await CopyWriter.open(
+      db,
+      'COPY upload_errors (upload_id, row_number, field, message, raw) FROM STDIN',
+    );
+    const fields = handler.columns.map((column) => column.field);
+    const indexes = fields.map((field) => header.indexOf.get(field) ?? -1);
+    let total = 0;
+    let rejected = 0;
+    for await (const row of rows) {
+      if (isBlank(row.values)) {
+        continue;
+      }
+      total++;
+      const values: Record<string, string> = {};
+      for (let i = 0; i < fields.length; i++) {
+        const index = indexes[i]!;
+        values[fields[i]!] = index >= 0 ? (row.values[index] ?? '') : '';
+      }
+      const check = handler.validateRow(values);
+      const rowNumber = String(row.rowNumber);
+      if (check.ok) {
+        await staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
+      } else {
+        rejected++;
+        await errors.writeRow([
+          uploadId,
+          rowNumber,
+          check.problems[0]?.field ?? null,
+          check.problems.map((problem) => problem.message).join('; '),
+          arrayLiteral(fields.map((field) => values[field] ?? '')),
+        ]);
+      }
+      if (total % PROGRESS_EVERY === 0) {
+        const percent = Math.min(99, Math.floor((source.bytesRead() / Math.max(1, source.totalBytes)) * 100));
+        await updateUpload(db, uploadId, { rows_processed: total }, { details: { percent } });
+      }
+    }
+    await staging.finish();
+    await errors.finish();
+    if (total === 0) {
+      throw new UploadFileError('В файле нет строк с данными — только заголовок');
+    }
+    const summary = await handler.summarise(db, { uploadId, organisationId: upload.organisation_id });
+    await withTransaction(db, async (tx) => {
+      const moved = await updateUpload(
+        tx,
+        uploadId,
+        {
+          status: upload.auto_confirm ? 'importing' : 'validated',
+          rows_total: total,
+          rows_processed: total,
+          rows_accepted: summary.accepted,
+          rows_restored: summary.restored,
+          rows_duplicate: summary.duplicates,
+          rows_rejected: rejected,
+          error_message: null,
+        },
+        {
+          details: {
+            percent: 100,
+            staged: summary.staged,
+            format: source!.format,
+            encoding: source!.encoding,
+            delimiter: source!.delimiter,
+            columns: header.columns,
+            ignoredColumns: header.ignored,
+          },
+          fromStatuses: ['validating'],
+        },
+      );
+      if (moved && upload.auto_confirm) {
+        await options.onValidated?.(tx, upload);
+      }
+    });
+  } catch (error) {
+    staging?.abort();
+    errors?.abort();
+    if (isUploadFileError(error)) {
+      await deleteUploadErrors(db, uploadId);
+      await failUpload(context, upload, error.message);
+      return;
+    }
+    if (options.lastAttempt) {
+      await failUpload(context, upload, VALIDATE_FAILED_MESSAGE);
+    }
+    throw error;
+  } finally {
+    await source?.close();
+  }
+}
+
+/**
+ * Import phase, in one transaction: either every staged row lands (with the upload marked done and
+ * its staging dropped) or none does. A failed attempt is retried; the last one marks the upload failed.
+ */
+export async function importUpload(
+  context: PipelineContext,
+  uploadId: string,
+  options: { lastAttempt: boolean },
+): Promise<void> {
+  const { db } = context;
+  const upload = await getUpload(db, uploadId);
+  if (upload?.status !== 'importing') {
+    return;
+  }
+  const handler = uploadKindHandler(upload.kind);
+  try {
+    await withTransaction(db, async (tx) => {
+      const locked = await getUpload(tx, uploadId, undefined, { forUpdate: true });
+      if (locked?.status !== 'importing') {
+        return;
+      }
+      const staged = await countStagedRows(tx, handler.stagingTable, uploadId);
+      if (staged !== (locked.details.staged ?? 0)) {
+        throw new UploadFileError(STAGING_LOST_MESSAGE);
+      }
+      const result = await handler.importStaged(tx, {
+        uploadId,
+        organisationId: locked.organisation_id,
+        userId: locked.created_by,
+      });
+      await updateUpload(
+        tx,
+        uploadId,
+        {
+          status: locked.rows_rejected > 0 ? 'done_with_errors' : 'done',
+          rows_accepted: result.inserted,
+          rows_restored: result.restored,
+          rows_duplicate: result.duplicates,
+        },
+        { finished: true },
+      );
+      await deleteStagedRows(tx, handler.stagingTable, uploadId);
+      await recordAudit(tx, {
+        organisationId: locked.organisation_id,
+        userId: locked.created_by,
+        action: 'upload.imported',
+        entity: 'upload',
+        entityId: uploadId,
+        details: { kind: locked.kind, ...result },
+      });
+    });
+  } catch (error) {
+    if (isUploadFileError(error)) {
+      await failUpload(context, upload, error.message);
+      return;
+    }
+    if (options.lastAttempt) {
+      await failUpload(context, upload, IMPORT_FAILED_MESSAGE);
+    }
+    throw error;
+  }
+  await removeFile(context, uploadId);
+}
+
+/** Drops what a cancelled or finished upload no longer needs. */
+export async function discardUploadWork(context: PipelineContext, upload: UploadRow): Promise<void> {
+  await deleteStagedRows(context.db, uploadKindHandler(upload.kind).stagingTable, upload.id);
+  await removeFile(context, upload.id);
+}

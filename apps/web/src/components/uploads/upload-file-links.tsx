@@ -1,0 +1,49 @@
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { API, UPLOAD_FORMATS } from '@pledgewatch/contract';
+import { apiUrl } from '@/lib/api-client';
+
+/**
+ * Plain download links: the server also takes the auth cookie for downloads, so the browser saves
+ * the file itself with the name the server gives.
+ */
+export function UploadFileLinks({
+  uploadId,
+  label,
+  ariaLabel,
+  size = 'small',
+  noWrap = false,
+}: {
+  /** Error file of this upload; without it, the template. */
+  uploadId?: string;
+  label: (format: string) => string;
+  /** A fuller accessible name when the visible label is short (a table cell shows only «CSV»). */
+  ariaLabel?: (format: string) => string;
+  size?: 'small' | 'medium';
+  /** Keep the links on one line (a table cell). */
+  noWrap?: boolean;
+}) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: noWrap ? 'nowrap' : 'wrap', rowGap: 1 }}>
+      {UPLOAD_FORMATS.map((format) => (
+        <Button
+          key={format}
+          size={size}
+          variant="outlined"
+          startIcon={<FileDownloadOutlinedIcon />}
+          href={
+            uploadId
+              ? apiUrl(API.uploadErrorsFile(uploadId), { format })
+              : apiUrl(API.uploadTemplate, { format, kind: 'items' })
+          }
+          download
+          aria-label={ariaLabel?.(format.toUpperCase())}
+          sx={{ whiteSpace: 'nowrap' }}
+        >
+          {label(format.toUpperCase())}
+        </Button>
+      ))}
+    </Stack>
+  );
+}

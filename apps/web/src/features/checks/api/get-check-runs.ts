@@ -1,0 +1,28 @@
+import { API, type CheckRun } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export type CheckRunsQuery = { page: number; pageSize: number };
+export type CheckRunsPage = { items: CheckRun[]; total: number };
+
+export const CHECK_RUN_POLL_MS = 2000;
+
+export const isRunActive = (run: Pick<CheckRun, 'status'>): boolean =>
+  run.status === 'queued' || run.status === 'running';
+
+export const getCheckRuns = (query: CheckRunsQuery): Promise<CheckRunsPage> =>
+  api.get<CheckRunsPage>(API.checkRuns, { query });
+
+export const checkRunsQueryOptions = (query: CheckRunsQuery) =>
+  queryOptions({
+    queryKey: ['check-runs', 'list', query],
+    queryFn: () => getCheckRuns(query),
+  });
+
+export const useCheckRuns = (query: CheckRunsQuery) =>
+  useQuery({
+    ...checkRunsQueryOptions(query),
+    placeholderData: keepPreviousData,
+    // Polls only while a run on the page is still going.
+    refetchInterval: (query) => (query.state.data?.items.some(isRunActive) ? CHECK_RUN_POLL_MS : false),
+  });

@@ -1,0 +1,33 @@
+import { API, type SourceImport, type SourceType } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export type ImportSourceDatasetInput = {
+  type: SourceType;
+  file: File;
+  onProgress?: (loaded: number, total: number) => void;
+};
+
+/** Uploads a dataset file (CSV, XLSX or JSON) as a new version of a source; staff only. */
+export function importSourceDataset({
+  type,
+  file,
+  onProgress,
+}: ImportSourceDatasetInput): Promise<SourceImport> {
+  const form = new FormData();
+  form.append('file', file);
+  return api.upload<SourceImport>(API.sourceImports(type), form, { onProgress });
+}
+
+export const useImportSourceDataset = (config?: MutationConfig<typeof importSourceDataset>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: importSourceDataset,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['sources'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

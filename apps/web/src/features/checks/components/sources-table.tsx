@@ -1,0 +1,167 @@
+import CachedIcon from '@mui/icons-material/Cached';
+import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { ADAPTER_KIND_LABELS, type CacheInvalidateBody, type Source } from '@pledgewatch/contract';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { texts } from '@/config/texts';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { useSources } from '../api/get-sources';
+import { useInvalidateCache } from '../api/invalidate-cache';
+import { ImportDatasetDialog } from './import-dataset-dialog';
+
+const t = texts.checks.sources;
+
+const ms = (value: number | null) =>
+  value === null ? texts.common.dash : t.ms(formatNumber(Math.round(value)));
+
+type SourcesTableProps = { canImport: boolean; canResetCache: boolean };
+
+/** Every source with its freshness and speed (Spectrumdata-style), imports and cache resets. */
+export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
+  const sources = useSources();
+  const [importing, setImporting] = useState<Source | null>(null);
+  const invalidate = useInvalidateCache({
+    onSuccess: (answer) => toast.success(t.cacheCleared(formatNumber(answer.removed))),
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const reset = (type: CacheInvalidateBody['type']) => invalidate.mutate({ type });
+  const showActions = canImport || canResetCache;
+
+  return (
+    <Paper variant="outlined" component="section" aria-label={t.heading}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ p: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+      >
+        <div>
+          <Typography variant="h6" component="h2">
+            {t.heading}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t.hint}
+          </Typography>
+        </div>
+        {canResetCache && (
+          <Button
+            variant="outlined"
+            startIcon={<CachedIcon />}
+            loading={invalidate.isPending && invalidate.variables?.type === 'all'}
+            onClick={() => reset('all')}
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          >
+            {t.resetAll}
+          </Button>
+        )}
+      </Stack>
+      {sources.isFetching && <LinearProgress sx={{ height: 2 }} />}
+      {sources.isError && (
+        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+          {getErrorMessage(sources.error)}
+        </Alert>
+      )}
+      <TableContainer>
+        <Table size="small" aria-label={t.heading}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t.name}</TableCell>
+              <TableCell>{t.adapter}</TableCell>
+              <TableCell align="right">{t.version}</TableCell>
+              <TableCell>{t.lastRefresh}</TableCell>
+              <TableCell align="right">{t.records}</TableCell>
+              <TableCell align="right">{t.p50}</TableCell>
+              <TableCell align="right">{t.p95}</TableCell>
+              <TableCell>{t.failures}</TableCell>
+              {showActions && <TableCell align="right">{texts.common.actions}</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {sources.data?.items.map((source) => (
+              <TableRow key={source.type} hover data-testid={`source-row-${source.type}`}>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                    {source.name}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {source.description}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  <Chip size="small" variant="outlined" label={ADAPTER_KIND_LABELS[source.adapter]} />
+                </TableCell>
+                <TableCell align="right">{source.activeVersion ?? texts.common.dash}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatMoscowDateTime(source.lastRefreshAt)}
+                </TableCell>
+                <TableCell align="right">
+                  {source.recordCount === null ? texts.common.dash : formatNumber(source.recordCount)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {ms(source.answerP50Ms)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {ms(source.answerP95Ms)}
+                </TableCell>
+                <TableCell>
+                  {source.consecutiveFailures > 0 ? (
+                    <Tooltip
+                      title={[
+                        source.lastError,
+                        source.lastFailureAt && t.lastFailure(formatMoscowDateTime(source.lastFailureAt)),
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    >
+                      <Chip size="small" color="error" label={t.failuresInRow(source.consecutiveFailures)} />
+                    </Tooltip>
+                  ) : (
+                    <Chip size="small" color="success" variant="outlined" label={t.healthy} />
+                  )}
+                </TableCell>
+                {showActions && (
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {canImport && source.adapter === 'dataset' && (
+                      <Button
+                        size="small"
+                        startIcon={<UploadFileOutlinedIcon />}
+                        onClick={() => setImporting(source)}
+                      >
+                        {t.import}
+                      </Button>
+                    )}
+                    {canResetCache && source.adapter === 'remote' && (
+                      <Button
+                        size="small"
+                        startIcon={<CachedIcon />}
+                        loading={invalidate.isPending && invalidate.variables?.type === source.type}
+                        onClick={() => reset(source.type)}
+                      >
+                        {t.resetCache}
+                      </Button>
+                    )}
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <ImportDatasetDialog source={importing} onClose={() => setImporting(null)} />
+    </Paper>
+  );
+}

@@ -1,0 +1,19 @@
+import { API, type MarkEventsReadBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const markEventsRead = (body: MarkEventsReadBody): Promise<{ updated: number }> =>
+  api.post<{ updated: number }>(API.eventsRead, body);
+
+export const useMarkEventsRead = (config?: MutationConfig<typeof markEventsRead>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: markEventsRead,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['events'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,160 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import {
+  EVENT_TYPE_CODES,
+  EVENT_TYPES,
+  SEVERITIES,
+  SEVERITY_CODES,
+  SOURCE_TYPE_CODES,
+  SOURCE_TYPES,
+} from '@pledgewatch/contract';
+import { useEffect, useState } from 'react';
+import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
+import { texts } from '@/config/texts';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { type EventsView, type EventsViewKey, hasFilters } from './use-events-view';
+
+const t = texts.events.filters;
+
+type MultiSelectProps<T extends string> = {
+  label: string;
+  codes: readonly T[];
+  value: T[];
+  labelOf: (code: T) => string;
+  onChange: (value: T[]) => void;
+};
+
+function MultiSelect<T extends string>({ label, codes, value, labelOf, onChange }: MultiSelectProps<T>) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => {
+        const next = event.target.value as unknown as T[] | string;
+        onChange((typeof next === 'string' ? next.split(',') : next) as T[]);
+      }}
+      slotProps={{
+        select: {
+          multiple: true,
+          renderValue: (selected) => {
+            const list = selected as T[];
+            return list.length === 1 ? labelOf(list[0] as T) : t.selected(list.length);
+          },
+        },
+      }}
+    >
+      {codes.map((code) => (
+        <MenuItem key={code} value={code} dense>
+          <Checkbox size="small" checked={value.includes(code)} sx={{ p: 0.5, mr: 1 }} />
+          <ListItemText primary={labelOf(code)} />
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+type EventsFiltersProps = {
+  view: EventsView;
+  onChange: (changes: Partial<Record<EventsViewKey, string | string[] | number | null>>) => void;
+  onReset: () => void;
+};
+
+export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
+  const [search, setSearch] = useState(view.search);
+  const debounced = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  // Only the debounced text drives the URL.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the URL is written when the typed text settles, not when it changes
+  useEffect(() => {
+    if (debounced !== view.search.trim()) {
+      onChange({ search: debounced });
+    }
+  }, [debounced]);
+  // «Сбросить» empties the URL; the box follows.
+  useEffect(() => {
+    if (view.search === '') {
+      setSearch('');
+    }
+  }, [view.search]);
+
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 2,
+        p: 2,
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+      }}
+    >
+      <TextField
+        size="small"
+        type="search"
+        label={t.search}
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      <TextField
+        size="small"
+        type="date"
+        label={t.from}
+        value={/^\d{4}-\d{2}-\d{2}$/.test(view.from) ? view.from : ''}
+        onChange={(event) => onChange({ from: event.target.value })}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <TextField
+        size="small"
+        type="date"
+        label={t.to}
+        value={/^\d{4}-\d{2}-\d{2}$/.test(view.to) ? view.to : ''}
+        onChange={(event) => onChange({ to: event.target.value })}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <TextField
+        select
+        size="small"
+        label={t.read}
+        value={view.read}
+        onChange={(event) =>
+          onChange({
+            read: event.target.value === 'unread' ? 'false' : event.target.value === 'read' ? 'true' : null,
+          })
+        }
+      >
+        <MenuItem value="all">{t.readAll}</MenuItem>
+        <MenuItem value="unread">{t.readUnread}</MenuItem>
+        <MenuItem value="read">{t.readRead}</MenuItem>
+      </TextField>
+      <MultiSelect
+        label={t.type}
+        codes={EVENT_TYPE_CODES}
+        value={view.type}
+        labelOf={(code) => EVENT_TYPES[code].label}
+        onChange={(value) => onChange({ type: value })}
+      />
+      <MultiSelect
+        label={t.severity}
+        codes={SEVERITY_CODES}
+        value={view.severity}
+        labelOf={(code) => SEVERITIES[code].label}
+        onChange={(value) => onChange({ severity: value })}
+      />
+      <MultiSelect
+        label={t.source}
+        codes={SOURCE_TYPE_CODES}
+        value={view.source}
+        labelOf={(code) => SOURCE_TYPES[code].name}
+        onChange={(value) => onChange({ source: value })}
+      />
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
+        <Button onClick={onReset} disabled={!hasFilters(view)}>
+          {t.reset}
+        </Button>
+      </Box>
+    </Box>
+  );
+}

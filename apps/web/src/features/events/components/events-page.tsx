@@ -1,0 +1,123 @@
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import type { MonitoringEvent } from '@pledgewatch/contract';
+import { toast } from 'react-toastify';
+import { Page } from '@/components/ui/page';
+import { PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { texts } from '@/config/texts';
+import { getErrorMessage } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
+import { useEvents } from '../api/get-events';
+import { useMarkEventsRead } from '../api/mark-events-read';
+import { EventRow } from './event-row';
+import { EventsFilters } from './events-filters';
+import { hasFilters, toEventsQuery, useEventsView } from './use-events-view';
+
+const t = texts.events;
+
+/** What the regular checks found, newest first; filters and page live in the URL. */
+export default function EventsPage() {
+  const { view, update, reset } = useEventsView();
+  const events = useEvents(toEventsQuery(view));
+  const mark = useMarkEventsRead({ onError: (error) => toast.error(getErrorMessage(error)) });
+  const items = events.data?.items ?? [];
+  const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
+
+  const toggle = (event: MonitoringEvent) => mark.mutate({ ids: [event.id], read: !event.read });
+
+  return (
+    <Page
+      title={t.title}
+      actions={
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {events.data && (
+            <Chip
+              color={events.data.unread > 0 ? 'primary' : 'default'}
+              label={t.unread(formatNumber(events.data.unread))}
+            />
+          )}
+          <Button
+            variant="outlined"
+            startIcon={<DoneAllIcon />}
+            disabled={unreadOnPage.length === 0}
+            loading={mark.isPending && (mark.variables?.ids.length ?? 0) > 1}
+            onClick={() =>
+              mark.mutate({ ids: unreadOnPage, read: true }, { onSuccess: () => toast.success(t.markedPage) })
+            }
+          >
+            {t.markPageRead}
+          </Button>
+        </Stack>
+      }
+    >
+      <Paper variant="outlined">
+        <EventsFilters view={view} onChange={update} onReset={reset} />
+        {(view.itemId || view.runId) && (
+          <Stack direction="row" spacing={1} sx={{ px: 2, pb: 2 }}>
+            {view.itemId && <Chip label={t.filters.itemOnly} onDelete={() => update({ itemId: null })} />}
+            {view.runId && <Chip label={t.filters.runOnly} onDelete={() => update({ runId: null })} />}
+          </Stack>
+        )}
+        {events.isFetching && <LinearProgress sx={{ height: 2 }} />}
+        {events.isError && (
+          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+            {getErrorMessage(events.error)}
+          </Alert>
+        )}
+        <TableContainer>
+          <Table size="small" aria-label={t.title}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t.columns.item}</TableCell>
+                <TableCell>{t.columns.type}</TableCell>
+                <TableCell>{t.columns.severity}</TableCell>
+                <TableCell>{t.columns.source}</TableCell>
+                <TableCell>{t.columns.change}</TableCell>
+                <TableCell>{t.columns.detectedAt}</TableCell>
+                <TableCell align="right">{texts.common.actions}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((event) => (
+                <EventRow
+                  key={event.id}
+                  event={event}
+                  pending={mark.isPending && (mark.variables?.ids.includes(event.id) ?? false)}
+                  onToggleRead={toggle}
+                />
+              ))}
+              {events.data && items.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={7} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
+                    {hasFilters(view) ? t.emptyFiltered : t.empty}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={events.data?.total ?? 0}
+          page={view.page - 1}
+          onPageChange={(_, next) => update({ page: next + 1 })}
+          rowsPerPage={view.pageSize}
+          rowsPerPageOptions={PAGE_SIZE_OPTIONS}
+          onRowsPerPageChange={(event) => update({ pageSize: Number(event.target.value) })}
+        />
+      </Paper>
+    </Page>
+  );
+}

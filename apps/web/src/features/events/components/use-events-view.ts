@@ -1,0 +1,158 @@
+import {
+  EVENT_TYPE_CODES,
+  type EventType,
+  SEVERITY_CODES,
+  type Severity,
+  SOURCE_TYPE_CODES,
+  type SourceType,
+} from '@pledgewatch/contract';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import type { EventsListQuery } from '../api/get-events';
+
+/**
+ * The events screen's state, all in the URL so the dashboard can link to a filtered list:
+ * `type`, `severity`, `source` — comma lists of contract codes; `read` — `true`/`false`;
+ * `from`, `to` — dates ГГГГ-ММ-ДД (Moscow days, both included) or ISO date-times; `search`;
+ * `itemId`, `runId`; `page` (from 1) and `pageSize`.
+ */
+export type EventsView = {
+  page: number;
+  pageSize: number;
+  from: string;
+  to: string;
+  type: EventType[];
+  severity: Severity[];
+  source: SourceType[];
+  read: 'all' | 'unread' | 'read';
+  search: string;
+  itemId: string | null;
+  runId: string | null;
+};
+
+export type EventsViewKey =
+  | 'page'
+  | 'pageSize'
+  | 'from'
+  | 'to'
+  | 'type'
+  | 'severity'
+  | 'source'
+  | 'read'
+  | 'search'
+  | 'itemId'
+  | 'runId';
+
+const codes = <T extends string>(allowed: readonly T[], value: string | null): T[] =>
+  (value ?? '').split(',').filter((code): code is T => (allowed as readonly string[]).includes(code));
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MOSCOW_OFFSET = '+03:00';
+
+/** A Moscow calendar day (or an ISO date-time passed through) as the API's bound. */
+function toBound(value: string, end: boolean): string | undefined {
+  if (!value) {
+    return undefined;
+  }
+  if (!DATE.test(value)) {
+    return Number.isNaN(Date.parse(value)) ? undefined : value;
+  }
+  if (!end) {
+    return `${value}T00:00:00${MOSCOW_OFFSET}`;
+  }
+  // `to` is exclusive on the server: the day after the last day shown.
+  const next = new Date(`${value}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return `${next.toISOString().slice(0, 10)}T00:00:00${MOSCOW_OFFSET}`;
+}
+
+export function parseEventsView(params: URLSearchParams): EventsView {
+  const page = Number(params.get('page'));
+  const pageSize = Number(params.get('pageSize'));
+  const read = params.get('read');
+  return {
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    pageSize: PAGE_SIZE_OPTIONS.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    type: codes(EVENT_TYPE_CODES, params.get('type')),
+    severity: codes(SEVERITY_CODES, params.get('severity')),
+    source: codes(SOURCE_TYPE_CODES, params.get('source')),
+    read: read === 'false' ? 'unread' : read === 'true' ? 'read' : 'all',
+    search: params.get('search') ?? '',
+    itemId: params.get('itemId'),
+    runId: params.get('runId'),
+  };
+}
+
+export function toEventsQuery(view: EventsView): EventsListQuery {
+  return {
+    page: view.page,
+    pageSize: view.pageSize,
+    from: toBound(view.from, false),
+    to: toBound(view.to, true),
+    type: view.type,
+    severity: view.severity,
+    source: view.source,
+    read: view.read === 'all' ? undefined : view.read === 'read',
+    search: view.search.trim() || undefined,
+    itemId: view.itemId ?? undefined,
+    runId: view.runId ?? undefined,
+  };
+}
+
+export const hasFilters = (view: EventsView): boolean =>
+  Boolean(
+    view.from ||
+      view.to ||
+      view.type.length ||
+      view.severity.length ||
+      view.source.length ||
+      view.read !== 'all' ||
+      view.search ||
+      view.itemId ||
+      view.runId,
+  );
+
+export function useEventsView() {
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => parseEventsView(params), [params]);
+
+  /** Any change other than the page itself goes back to page 1. */
+  const update = useCallback(
+    (changes: Partial<Record<EventsViewKey, string | string[] | number | null>>) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            const text = Array.isArray(value)
+              ? value.join(',')
+              : value === null || value === undefined
+                ? ''
+                : String(value);
+            if (
+              text === '' ||
+              (key === 'page' && text === '1') ||
+              (key === 'pageSize' && text === String(DEFAULT_PAGE_SIZE))
+            ) {
+              next.delete(key);
+            } else {
+              next.set(key, text);
+            }
+          }
+          if (!('page' in changes)) {
+            next.delete('page');
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  const reset = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+
+  return { view, update, reset };
+}

@@ -1,0 +1,21 @@
+import { API, type MonitoringItem, type UpdateItemBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export type UpdateItemInput = { id: string; data: UpdateItemBody };
+
+export const updateItem = ({ id, data }: UpdateItemInput): Promise<MonitoringItem> =>
+  api.patch<MonitoringItem>(API.monitoringItem(id), data);
+
+export const useUpdateItem = (config?: MutationConfig<typeof updateItem>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: updateItem,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,19 @@
+import { type AddItemsResponse, API, type FormDocBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const addDocumentItems = (body: FormDocBody): Promise<AddItemsResponse> =>
+  api.post<AddItemsResponse>(API.monitoringFormDoc, body);
+
+export const useAddDocumentItems = (config?: MutationConfig<typeof addDocumentItems>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: addDocumentItems,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,20 @@
+import { API, type UploadDetail } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const cancelUpload = (id: string): Promise<UploadDetail> =>
+  api.post<UploadDetail>(API.uploadCancel(id));
+
+export const useCancelUpload = (config?: MutationConfig<typeof cancelUpload>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: cancelUpload,
+    onSuccess: async (...args) => {
+      queryClient.setQueryData(['uploads', 'detail', args[0].id], args[0]);
+      await queryClient.invalidateQueries({ queryKey: ['uploads'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,20 @@
+import { API, type UploadDetail } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const confirmUpload = (id: string): Promise<UploadDetail> =>
+  api.post<UploadDetail>(API.uploadConfirm(id));
+
+export const useConfirmUpload = (config?: MutationConfig<typeof confirmUpload>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: confirmUpload,
+    onSuccess: async (...args) => {
+      queryClient.setQueryData(['uploads', 'detail', args[0].id], args[0]);
+      await queryClient.invalidateQueries({ queryKey: ['uploads'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,35 @@
+import { API, type UploadDetail } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export type CreateUploadInput = {
+  file: File;
+  /** Share of the file sent, 0–100. */
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+};
+
+/** Sends the file as multipart form data (field `file`); the server answers with the new upload. */
+export const createUpload = ({ file, onProgress, signal }: CreateUploadInput): Promise<UploadDetail> => {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return api.upload<UploadDetail>(API.uploads, form, {
+    query: { kind: 'items', autoConfirm: 'false' },
+    signal,
+    onProgress: (loaded, total) => onProgress?.(total > 0 ? Math.round((loaded / total) * 100) : 0),
+  });
+};
+
+export const useCreateUpload = (config?: MutationConfig<typeof createUpload>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: createUpload,
+    onSuccess: async (...args) => {
+      queryClient.setQueryData(['uploads', 'detail', args[0].id], args[0]);
+      await queryClient.invalidateQueries({ queryKey: ['uploads', 'list'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

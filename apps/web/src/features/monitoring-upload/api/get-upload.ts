@@ -1,0 +1,23 @@
+import { API, UPLOAD_FINAL_STATUSES, type UploadDetail } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { UPLOAD_POLL_MS } from '@/config/constants';
+import { api } from '@/lib/api-client';
+
+export const getUpload = (id: string): Promise<UploadDetail> => api.get<UploadDetail>(API.upload(id));
+
+/** Still moving on the server: validated waits for the user, so it is not polled. */
+const isMoving = (upload: UploadDetail | undefined) =>
+  upload !== undefined && upload.status !== 'validated' && !UPLOAD_FINAL_STATUSES.includes(upload.status);
+
+export const uploadQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['uploads', 'detail', id],
+    queryFn: () => getUpload(id),
+    staleTime: 0,
+    refetchInterval: (query) => (isMoving(query.state.data) ? UPLOAD_POLL_MS : false),
+    // Progress should keep moving even while the user looks at another tab.
+    refetchIntervalInBackground: true,
+  });
+
+export const useUpload = (id: string | null) =>
+  useQuery({ ...uploadQueryOptions(id ?? ''), enabled: Boolean(id) });

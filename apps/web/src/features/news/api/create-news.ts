@@ -1,0 +1,19 @@
+import { API, type CreateNewsBody, type NewsItem } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import { NEWS_QUERY_KEY } from './get-news';
+
+export const createNews = (body: CreateNewsBody): Promise<NewsItem> => api.post<NewsItem>(API.news, body);
+
+export const useCreateNews = (config?: MutationConfig<typeof createNews>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: createNews,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: NEWS_QUERY_KEY });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,20 @@
+import { API, type MessageResponse } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import { NEWS_QUERY_KEY } from './get-news';
+
+export const deleteNews = (id: string): Promise<MessageResponse> =>
+  api.delete<MessageResponse>(API.newsItem(id));
+
+export const useDeleteNews = (config?: MutationConfig<typeof deleteNews>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: deleteNews,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: NEWS_QUERY_KEY });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

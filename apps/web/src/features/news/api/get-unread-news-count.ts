@@ -1,0 +1,21 @@
+import { API, type NewsUnreadCountResponse } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { NEWS_QUERY_KEY } from './get-news';
+
+const UNREAD_REFRESH_MS = 5 * 60_000;
+
+export const getUnreadNewsCount = (): Promise<NewsUnreadCountResponse> =>
+  api.get<NewsUnreadCountResponse>(API.newsUnreadCount);
+
+export const unreadNewsCountQueryOptions = () =>
+  queryOptions({
+    queryKey: [...NEWS_QUERY_KEY, 'unread-count'],
+    queryFn: getUnreadNewsCount,
+    // The badge follows news published while the tab was in the background.
+    refetchOnWindowFocus: true,
+    refetchInterval: UNREAD_REFRESH_MS,
+    staleTime: 60_000,
+  });
+
+export const useUnreadNewsCount = () => useQuery(unreadNewsCountQueryOptions()).data?.count ?? 0;

@@ -1,0 +1,27 @@
+import { API, type DeliveriesResponse, type DeliveryStatus } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** The contract's query schema coerces strings, so its input type is too loose for the client. */
+export type DeliveriesQuery = { page: number; pageSize: number; status?: DeliveryStatus; ruleId?: string };
+
+const UNFINISHED: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
+const POLL_MS = 4000;
+
+export const getDeliveries = (query: DeliveriesQuery): Promise<DeliveriesResponse> =>
+  api.get<DeliveriesResponse>(API.notificationDeliveries, { query });
+
+export const deliveriesQueryOptions = (query: DeliveriesQuery) =>
+  queryOptions({
+    queryKey: ['notifications', 'deliveries', query],
+    queryFn: () => getDeliveries(query),
+  });
+
+export const useDeliveries = (query: DeliveriesQuery) =>
+  useQuery({
+    ...deliveriesQueryOptions(query),
+    placeholderData: keepPreviousData,
+    // While something on the page is still on its way, follow it until it is sent or failed.
+    refetchInterval: (current) =>
+      current.state.data?.items.some((delivery) => UNFINISHED.includes(delivery.status)) ? POLL_MS : false,
+  });

@@ -1,0 +1,19 @@
+import { API, type TestNotificationResponse } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const sendTestNotification = (ruleId: string): Promise<TestNotificationResponse> =>
+  api.post<TestNotificationResponse>(API.notificationTest(ruleId));
+
+export const useSendTestNotification = (config?: MutationConfig<typeof sendTestNotification>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: sendTestNotification,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['notifications', 'deliveries'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,20 @@
+import { API, type NotificationRule, type UpdateNotificationRuleBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+/** The seed's PATCH carries the rule id in the body; only the fields sent change. */
+export const updateNotificationRule = (body: UpdateNotificationRuleBody): Promise<NotificationRule> =>
+  api.patch<NotificationRule>(API.notificationSettings, body);
+
+export const useUpdateNotificationRule = (config?: MutationConfig<typeof updateNotificationRule>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: updateNotificationRule,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['notifications', 'rules'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,24 @@
+import { API, type OneTimeCheck, type OneTimeCheckBody } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+import { oneTimeCheckQueryOptions } from './get-one-time-check';
+
+/** Runs every source that answers the identifier's kind, now; the answer already holds the findings. */
+export const createOneTimeCheck = (body: OneTimeCheckBody): Promise<OneTimeCheck> =>
+  api.post<OneTimeCheck>(API.oneTimeCheck, body);
+
+export const useCreateOneTimeCheck = (config?: MutationConfig<typeof createOneTimeCheck>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: createOneTimeCheck,
+    onSuccess: async (...args) => {
+      const [check] = args;
+      // The results screen opens from the cache instead of asking again.
+      queryClient.setQueryData(oneTimeCheckQueryOptions(check.id).queryKey, check);
+      await queryClient.invalidateQueries({ queryKey: ['one-time-checks', 'list'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,16 @@
+import { API, type OneTimeCheckDocument } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** The seed's call is a POST, but it only reads: it is cached like any query. */
+export const getCheckDocument = (id: string): Promise<OneTimeCheckDocument> =>
+  api.post<OneTimeCheckDocument>(API.oneTimeCheckDocumentData, { id });
+
+export const checkDocumentQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['one-time-checks', 'document', id],
+    queryFn: () => getCheckDocument(id),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const useCheckDocument = (id: string) => useQuery(checkDocumentQueryOptions(id));

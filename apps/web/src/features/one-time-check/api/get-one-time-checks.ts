@@ -1,0 +1,20 @@
+import { API, type ItemKind, type OneTimeCheckSummary } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** The contract's query schema coerces strings, so its input type is too loose for the client. */
+export type OneTimeChecksQuery = { page: number; pageSize: number; search?: string; kind?: ItemKind };
+
+export type OneTimeChecksPage = { items: OneTimeCheckSummary[]; total: number };
+
+export const getOneTimeChecks = (query: OneTimeChecksQuery): Promise<OneTimeChecksPage> =>
+  api.get<OneTimeChecksPage>(API.oneTimeChecks, { query });
+
+export const oneTimeChecksQueryOptions = (query: OneTimeChecksQuery) =>
+  queryOptions({
+    queryKey: ['one-time-checks', 'list', query],
+    queryFn: () => getOneTimeChecks(query),
+  });
+
+export const useOneTimeChecks = (query: OneTimeChecksQuery) =>
+  useQuery({ ...oneTimeChecksQueryOptions(query), placeholderData: keepPreviousData });

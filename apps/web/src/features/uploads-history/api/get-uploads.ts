@@ -1,0 +1,23 @@
+import { API, type UploadKind, type UploadStatus, type UploadsResponse } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { UPLOAD_POLL_MS } from '@/config/constants';
+import { api } from '@/lib/api-client';
+
+export type UploadsListQuery = { page: number; pageSize: number; kind?: UploadKind; status?: UploadStatus };
+
+/** Statuses that change on their own; `validated` waits for a person, so it is not polled. */
+const MOVING: readonly UploadStatus[] = ['received', 'validating', 'importing'];
+
+export const getUploads = (query: UploadsListQuery): Promise<UploadsResponse> =>
+  api.get<UploadsResponse>(API.uploads, { query });
+
+export const uploadsQueryOptions = (query: UploadsListQuery) =>
+  queryOptions({
+    queryKey: ['uploads', 'list', query],
+    queryFn: () => getUploads(query),
+    refetchInterval: (current) =>
+      current.state.data?.items.some((upload) => MOVING.includes(upload.status)) ? UPLOAD_POLL_MS : false,
+  });
+
+export const useUploads = (query: UploadsListQuery) =>
+  useQuery({ ...uploadsQueryOptions(query), placeholderData: keepPreviousData });

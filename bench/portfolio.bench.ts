@@ -1,0 +1,177 @@
+import { execFile } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { from as copyFrom } from 'pg-copy-streams';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import { demoVin } from '../apps/server/src/demo/demo-portfolio.ts';
+import { findItems } from '../apps/server/src/modules/monitoring/monitoring.service.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+} from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { percentile } from './harness.ts';
+import type { BenchContext } from './run.ts';
+
+const ROWS = Number(process.env.BENCH_PORTFOLIO_ROWS ?? 1_000_000);
+const MAKES = [
+  { wmi: 'XTA', plant: '0', model: { name: 'LADA Vesta', vds: 'GFL11' } },
+  { wmi: 'Z94', plant: 'U', model: { name: 'Hyundai Solaris', vds: 'CB41A' } },
+  { wmi: 'XW8', plant: 'K', model: { name: 'Škoda Rapid', vds: 'AN5NH' } },
+  { wmi: 'LGW', plant: 'N', model: { name: 'Haval Jolion', vds: 'EF5A3' } },
+  { wmi: 'X7L', plant: 'R', model: { name: 'Renault Duster', vds: 'HSRD2' } },
+];
+const YEARS = 'JKLMNPR';
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** `ROWS` unique valid VINs with labels, contracts and pledgors, as a `;` CSV in UTF-8. */
+async function writeCsv(filePath: string): Promise<void> {
+  async function* lines() {
+    yield 'VIN;Метка;Номер договора;Залогодатель\n';
+    let batch = '';
+    for (let i = 0; i < ROWS; i++) {
+      const make = MAKES[i % MAKES.length]!;
+      const year = YEARS[Math.floor(i / 1_000_000) % YEARS.length]!;
+      const vin = demoVin(
+        { ...make, make: '', weight: 1, models: [make.model] },
+        make.model,
+        year,
+        i % 1_000_000,
+      );
+      batch += `${vin};${make.model.name} №${i};КД-2025/${String(i).padStart(7, '0')};Залогодатель ${i % 9973}\n`;
+      if (batch.length > 256 * 1024) {
+        yield batch;
+        batch = '';
+      }
+    }
+    yield batch;
+  }
+  await pipeline(lines(), createWriteStream(filePath));
+}
+
+/**
+ * A million-row portfolio file through the real upload pipeline (receive, validate into staging
+ * with COPY, set-based import into the indexed items table) beside a bare COPY of the same file
+ * into a bare table; then items-page latency on the million-item organisation.
+ */
+export async function benchPortfolio({ databaseUrl }: BenchContext): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-portfolio-'));
+  const db = createPool(databaseUrl, 8);
+  try {
+    await migrate(db);
+    const csv = path.join(dir, 'million.csv');
+    let t = performance.now();
+    await writeCsv(csv);
+    console.log(
+      `\nPortfolio upload: ${ROWS.toLocaleString('en')} rows, ${mb((await stat(csv)).size)} CSV generated in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+
+    await db.query('DROP TABLE IF EXISTS bench_bare_copy');
+    await db.query(
+      'CREATE TABLE bench_bare_copy (vin text, label text, contract_number text, pledgor_name text)',
+    );
+    const client = await db.connect();
+    t = performance.now();
+    try {
+      await pipeline(
+        createReadStream(csv),
+        client.query(copyFrom("COPY bench_bare_copy FROM STDIN (FORMAT csv, DELIMITER ';', HEADER true)")),
+      );
+    } finally {
+      client.release();
+    }
+    const bareMs = performance.now() - t;
+    await db.query('DROP TABLE bench_bare_copy');
+
+    const organisationId = await createOrganisation(db, `Бенчмарк портфеля ${Date.now()}`);
+    const userId = await createUserAccount(db, {
+      organisationId,
+      email: `portfolio-${Date.now()}@bench.ru`,
+      fullName: 'Бенч',
+      role: 'analyst',
+      password: 'bench-password',
+    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(import.meta.dirname, 'portfolio-import.child.ts'),
+        databaseUrl,
+        organisationId,
+        userId,
+        csv,
+        dir,
+      ],
+      { maxBuffer: 1024 * 1024 },
+    );
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      receiveMs: number;
+      validateMs: number;
+      importMs: number;
+      totalMs: number;
+      peakRss: number;
+      upload: { status: string; rows_total: number; rows_accepted: number; rows_rejected: number };
+    };
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log(`bare COPY into a bare table          ${s(bareMs)}`);
+    console.log(
+      `upload pipeline (service + jobs)     ${s(result.totalMs)}  = receive ${s(result.receiveMs)} + validate ${s(result.validateMs)} + import ${s(result.importMs)}`,
+    );
+    console.log(
+      `ratio pipeline / bare COPY           ${(result.totalMs / bareMs).toFixed(2)}× (target ≤ 1.5×)`,
+    );
+    console.log(`peak RSS of the importing process    ${mb(result.peakRss)} (target ≤ 300 MB)`);
+    console.log(
+      `upload: ${result.upload.status}, rows ${result.upload.rows_total}, accepted ${result.upload.rows_accepted}, rejected ${result.upload.rows_rejected}`,
+    );
+
+    await db.query('VACUUM ANALYZE monitoring_items');
+    const auth = { organisationId, userId, sessionId: '', role: 'analyst' as const, isStaff: false };
+    const base = {
+      db,
+      auth,
+      entity: 'vin' as const,
+      page: 1,
+      pageSize: 25,
+      sort: 'createdAt' as const,
+      order: 'desc' as const,
+    };
+    const cases: [string, Parameters<typeof findItems>[0]][] = [
+      ['first page, newest first', base],
+      ['sort by VIN asc', { ...base, sort: 'identifier', order: 'asc' }],
+      ['sort by label desc', { ...base, sort: 'label', order: 'desc' }],
+      ['sort by contract asc, page 400', { ...base, sort: 'contractNumber', order: 'asc', page: 400 }],
+      ['sort by last check', { ...base, sort: 'lastCheckedAt', order: 'desc' }],
+      ['status = archived', { ...base, status: 'archived' }],
+      ['search VIN fragment', { ...base, search: 'u0123456' }],
+      ['search label word', { ...base, search: 'duster №77' }],
+      ['search contract', { ...base, search: 'кд-2025/000042' }],
+      ['search frequent text, sort by VIN', { ...base, search: 'solaris', sort: 'identifier', order: 'asc' }],
+    ];
+    console.log(
+      `\nItems page on a ${ROWS.toLocaleString('en')}-item organisation (page of 25 + total, 30 runs each)`,
+    );
+    console.log(
+      `${'case'.padEnd(38)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'total'.padStart(10)}`,
+    );
+    for (const [name, query] of cases) {
+      const latencies: number[] = [];
+      let total = 0;
+      for (let i = 0; i < 30; i++) {
+        const t0 = performance.now();
+        total = (await findItems(query)).total;
+        latencies.push(performance.now() - t0);
+      }
+      latencies.sort((a, b) => a - b);
+      console.log(
+        `${name.padEnd(38)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 95).toFixed(1).padStart(8)} ${String(total).padStart(10)}`,
+      );
+    }
+  } finally {
+    await db.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
