@@ -279,22 +279,6 @@ export const texts = {
       description:
         'Здесь можно будет сформировать и скачать отчёт по событиям и портфелю в XLSX, CSV или PDF.',
     },
-    oneTimeCheck: {
-      title: 'Разовая проверка',
-      description: 'Здесь появится форма проверки одного VIN или документа по всем источникам.',
-    },
-    oneTimeCheckTable: {
-      title: 'История проверок',
-      description: 'Здесь появится список выполненных разовых проверок.',
-    },
-    oneTimeCheckResults: {
-      title: 'Результаты проверки',
-      description: 'Здесь появятся находки текущей разовой проверки по каждому источнику.',
-    },
-    oneTimeCheckDocument: {
-      title: (id: string) => `Документ проверки ${id}`,
-      description: 'Здесь появится печатная форма результатов проверки.',
-    },
     pledgesUploadEvents: {
       title: 'Загрузка событий залога',
       tabForm: 'Вручную',
@@ -781,6 +765,7 @@ export const texts = {
       enabled: 'Проверять ежедневно',
       time: 'Время (МСК)',
       timeHelper: 'По московскому времени',
+      timePlaceholder: 'ЧЧ:ММ',
       saved: 'Расписание сохранено',
       dailyAt: (time: string) => `Ежедневно в ${time} (МСК)`,
       off: 'Ежедневная проверка выключена',

@@ -56,14 +56,14 @@ function ScheduleForm({ schedule }: { schedule: CheckSchedule }) {
       />
       <TextField
         size="small"
-        type="time"
         label={t.time}
+        placeholder={t.timePlaceholder}
         value={time}
         disabled={!enabled}
         error={Boolean(error)}
         helperText={error ?? t.timeHelper}
         onChange={(event) => setTime(event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 60 } }}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 5 } }}
         sx={{ width: 180 }}
       />
       <Button type="submit" variant="outlined" disabled={!dirty} loading={update.isPending}>

@@ -90,44 +90,46 @@ export function CheckDocumentSheet({ document }: { document: OneTimeCheckDocumen
         {document.summary}
       </Typography>
 
-      <Table size="small" aria-label={t.sourcesHeading} sx={{ '& th': { fontWeight: 700 } }}>
-        <TableHead>
-          <TableRow>
-            <TableCell sx={{ width: '32%' }}>{t.source}</TableCell>
-            <TableCell sx={{ width: '22%' }}>{t.status}</TableCell>
-            <TableCell>{t.answer}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {document.sources.map((source) => (
-            <TableRow
-              key={source.type}
-              data-testid={`document-source-${source.type}`}
-              sx={{ breakInside: 'avoid' }}
-            >
-              <TableCell sx={{ fontWeight: 600 }}>{source.name}</TableCell>
-              <TableCell sx={{ '&&': { color: STATUS_COLORS[source.status] }, fontWeight: 600 }}>
-                {source.statusLabel}
-              </TableCell>
-              <TableCell>
-                {source.answer}
-                {source.findings.map((finding) => (
-                  <Box key={finding.key} sx={{ mt: 1, pl: 1, borderLeft: '2px solid #bbb' }}>
-                    <Typography variant="caption" component="p" sx={{ fontWeight: 700 }}>
-                      {texts.oneTimeCheck.results.findingKey(finding.key)}
-                    </Typography>
-                    {finding.lines.map((line) => (
-                      <Typography key={line.label} variant="caption" component="p">
-                        {line.label}: {line.value}
-                      </Typography>
-                    ))}
-                  </Box>
-                ))}
-              </TableCell>
+      <Box sx={{ overflowX: 'auto', '@media print': { overflow: 'visible' } }}>
+        <Table size="small" aria-label={t.sourcesHeading} sx={{ '& th': { fontWeight: 700 }, minWidth: 340 }}>
+          <TableHead>
+            <TableRow>
+              <TableCell sx={{ width: '32%' }}>{t.source}</TableCell>
+              <TableCell sx={{ width: '22%' }}>{t.status}</TableCell>
+              <TableCell>{t.answer}</TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {document.sources.map((source) => (
+              <TableRow
+                key={source.type}
+                data-testid={`document-source-${source.type}`}
+                sx={{ breakInside: 'avoid' }}
+              >
+                <TableCell sx={{ fontWeight: 600 }}>{source.name}</TableCell>
+                <TableCell sx={{ '&&': { color: STATUS_COLORS[source.status] }, fontWeight: 600 }}>
+                  {source.statusLabel}
+                </TableCell>
+                <TableCell>
+                  {source.answer}
+                  {source.findings.map((finding) => (
+                    <Box key={finding.key} sx={{ mt: 1, pl: 1, borderLeft: '2px solid #bbb' }}>
+                      <Typography variant="caption" component="p" sx={{ fontWeight: 700 }}>
+                        {texts.oneTimeCheck.results.findingKey(finding.key)}
+                      </Typography>
+                      {finding.lines.map((line) => (
+                        <Typography key={line.label} variant="caption" component="p">
+                          {line.label}: {line.value}
+                        </Typography>
+                      ))}
+                    </Box>
+                  ))}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
 
       <Box sx={{ mt: 4, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
         <Box>

@@ -84,6 +84,7 @@ export default function CheckHistoryPage() {
               setPage(0);
             }}
             sx={{ minWidth: 180 }}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">{t.kindAll}</MenuItem>
             {ITEM_KINDS.map((code) => (
