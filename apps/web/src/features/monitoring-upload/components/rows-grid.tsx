@@ -37,9 +37,11 @@ import {
   emptyRow,
   type GridRow,
   type GridRowType,
+  type GridTextField,
   isMultiCellPaste,
   parsePastedRows,
   type RowCheck,
+  toServerRowError,
 } from '../utils/grid-rows';
 import { AddResult } from './add-result';
 
@@ -81,15 +83,15 @@ export function RowsGrid() {
 
   const changeRow = (key: string, changes: Partial<GridRow>) =>
     setRows((current) =>
-      current.map((row) =>
-        row.key === key
-          ? {
-              ...row,
-              ...changes,
-              serverError: 'identifier' in changes || 'type' in changes ? null : row.serverError,
-            }
-          : row,
-      ),
+      current.map((row) => {
+        if (row.key !== key) {
+          return row;
+        }
+        const blamed = row.serverError?.field;
+        const fixed =
+          blamed !== undefined && (blamed in changes || (blamed === 'identifier' && 'type' in changes));
+        return { ...row, ...changes, serverError: fixed ? null : row.serverError };
+      }),
     );
 
   const pasteIntoRow = (key: string, event: ClipboardEvent<HTMLInputElement>) => {
@@ -168,7 +170,9 @@ export function RowsGrid() {
       const merged = mergeOutcomes(vinOutcome, docOutcome);
 
       // Only the rows that still need the user stay: refused by the server or not valid yet.
-      const refused = new Map(merged.rejected.map((row) => [row.rowNumber, row.message]));
+      const refused = new Map(
+        merged.rejected.map((row) => [row.rowNumber, toServerRowError(row.field, row.message ?? '')]),
+      );
       const sentIndexes = new Set([...vinRows, ...docRows].map((entry) => entry.index));
       setRows((current) =>
         current
@@ -331,16 +335,21 @@ const GridRowView = memo(function GridRowView({
   onPaste,
   onRemove,
 }: GridRowViewProps) {
-  const error = row.serverError ?? (check.state === 'error' ? check.message : null);
+  const serverError = row.serverError;
+  const error =
+    (serverError?.field === 'identifier' ? serverError.message : null) ??
+    (check.state === 'error' ? check.message : null);
   const warning = check.state === 'ok' ? check.warning : null;
   const helper =
     error ?? warning ?? (check.state === 'ok' && check.display !== row.identifier ? check.display : ' ');
-  const cell = (field: 'label' | 'contractNumber' | 'pledgorName', label: string) => (
+  const cell = (field: GridTextField, label: string) => (
     <TableCell sx={{ verticalAlign: 'top' }}>
       <TextField
         size="small"
         fullWidth
         sx={{ minWidth: 140 }}
+        error={serverError?.field === field}
+        helperText={serverError?.field === field ? serverError.message : undefined}
         value={row[field]}
         onChange={(event) => onChange(row.key, { [field]: event.target.value })}
         slotProps={{ htmlInput: { 'aria-label': t.cellLabel(label, number) } }}

@@ -6,6 +6,8 @@ export type OutcomeRow = {
   identifier: string;
   message: string | null;
   itemId: string | null;
+  /** The field the server blamed (vin, number, label…); null for the row as a whole. */
+  field: string | null;
 };
 
 export type AddOutcome = {
@@ -41,30 +43,35 @@ export function toOutcome(
       identifier: item.displayIdentifier,
       message: null,
       itemId: item.id,
+      field: null,
     })),
     restored: response.restored.map(({ rowNumber, item }) => ({
       rowNumber: shown(rowNumber),
       identifier: item.displayIdentifier,
       message: null,
       itemId: item.id,
+      field: null,
     })),
     duplicates: response.duplicates.map((row) => ({
       rowNumber: shown(row.rowNumber),
       identifier: row.displayIdentifier,
       message: row.message,
       itemId: row.itemId,
+      field: null,
     })),
     rejected: response.rejected.map((row) => ({
       rowNumber: shown(row.rowNumber),
       identifier: typed(row.rowNumber),
       message: row.message,
       itemId: null,
+      field: row.field,
     })),
     warnings: response.warnings.map((row) => ({
       rowNumber: shown(row.rowNumber),
       identifier: typed(row.rowNumber),
       message: row.message,
       itemId: null,
+      field: row.field,
     })),
   };
 }

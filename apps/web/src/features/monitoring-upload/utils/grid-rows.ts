@@ -20,9 +20,20 @@ export type GridRow = {
   label: string;
   contractNumber: string;
   pledgorName: string;
-  /** The server's reason for refusing this row, until the user edits it. */
-  serverError: string | null;
+  /** The server's reason for refusing this row, until the user edits the field it names. */
+  serverError: ServerRowError | null;
 };
+
+export type GridTextField = 'label' | 'contractNumber' | 'pledgorName';
+
+/** Where a server refusal is shown: under a text cell, or under the identifier for anything else. */
+export type ServerRowError = { field: GridTextField | 'identifier'; message: string };
+
+export function toServerRowError(field: string | null, message: string): ServerRowError {
+  return field === 'label' || field === 'contractNumber' || field === 'pledgorName'
+    ? { field, message }
+    : { field: 'identifier', message };
+}
 
 export type RowCheck =
   | { state: 'empty' }

@@ -34,6 +34,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth';
 import { getAuthToken } from '@/lib/auth-token';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
@@ -69,6 +70,8 @@ export const clientLoader =
 /** Every upload of the organisation, newest first; running ones update themselves. */
 export default function UploadsHistoryPage() {
   const [params, setParams] = useSearchParams();
+  const user = useUser();
+  const canUpload = user !== undefined && user.role !== 'viewer';
   const query = parseQuery(params);
   const uploads = useUploads(query);
 
@@ -94,9 +97,11 @@ export default function UploadsHistoryPage() {
     <Page
       title={t.title}
       actions={
-        <Button component={RouterLink} to={paths.monitoringUploadTable.getHref()} variant="contained">
-          {t.upload}
-        </Button>
+        canUpload && (
+          <Button component={RouterLink} to={paths.monitoringUploadTable.getHref()} variant="contained">
+            {t.upload}
+          </Button>
+        )
       }
     >
       <Paper variant="outlined">
@@ -226,11 +231,18 @@ function UploadRow({ upload }: { upload: Upload }) {
     <TableRow hover data-testid="upload-row" data-upload-id={upload.id}>
       <TableCell sx={{ maxWidth: 320 }}>
         {href ? (
-          <Link component={RouterLink} to={href} sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>
+          <Link
+            component={RouterLink}
+            to={href}
+            sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
+          >
             {upload.fileName}
           </Link>
         ) : (
-          <Typography variant="body2" sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>
+          <Typography
+            variant="body2"
+            sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
+          >
             {upload.fileName}
           </Typography>
         )}
