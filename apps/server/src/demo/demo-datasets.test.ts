@@ -25,7 +25,14 @@ it('gives the demo organisation real, labelled events on its first run and a kno
   });
   await planCheckRun({ db: app.db, queue: app.queue, runId: run.id });
   for (const batchNo of await listBatchNumbers(app.db, run.id)) {
-    await processCheckBatch({ db: app.db, config, runId: run.id, batchNo, lastAttempt: true });
+    await processCheckBatch({
+      db: app.db,
+      config,
+      queue: app.queue,
+      runId: run.id,
+      batchNo,
+      lastAttempt: true,
+    });
   }
   const token = await signIn(app, DEMO_ACCOUNTS[1].email, DEMO_ACCOUNTS[1].password);
   const eventsOf = async (query: string) =>

@@ -232,7 +232,14 @@ describe('regular check runs and events', () => {
     await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
       rows[0]!.id,
     ]);
-    await processCheckBatch({ db: app.db, config, runId: rows[0]!.id, batchNo: 0, lastAttempt: true });
+    await processCheckBatch({
+      db: app.db,
+      config,
+      queue: app.queue,
+      runId: rows[0]!.id,
+      batchNo: 0,
+      lastAttempt: true,
+    });
     expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
   });
 

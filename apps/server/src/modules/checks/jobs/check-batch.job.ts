@@ -20,10 +20,11 @@ export const checkBatchJob = defineJob({
   // Two batches at a time per process, and no poll delay while batches keep coming.
   batchSize: 4,
   work: { localConcurrency: 2, burstWhenBatchFull: true },
-  async handler(job, { db, config }) {
+  async handler(job, { db, config, queue }) {
     await processCheckBatch({
       db,
       config,
+      queue,
       runId: job.data.runId,
       batchNo: job.data.batchNo,
       lastAttempt: job.retryCount >= job.retryLimit,

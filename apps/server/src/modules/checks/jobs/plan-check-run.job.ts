@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '../../../jobs/job-definition.ts';
+import { updateRun } from '../runs/runs.queries.ts';
 import { planCheckRun } from '../runs/runs.service.ts';
 
 /** Cuts a new check run into batches and queues them (kept off the HTTP request: a million items take a second). */
@@ -7,7 +8,20 @@ export const planCheckRunJob = defineJob({
   name: 'checks.plan-run',
   payload: z.object({ runId: z.uuid() }),
   queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
-  async handler(job, { db, queue }) {
-    await planCheckRun({ db, queue, runId: job.data.runId });
+  async handler(job, { db, queue, log }) {
+    try {
+      await planCheckRun({ db, queue, runId: job.data.runId });
+    } catch (error) {
+      // A run that can never be planned must not stay «queued»: it would block every later run.
+      if (job.retryCount >= job.retryLimit) {
+        log.error({ err: error, runId: job.data.runId }, 'check run could not be planned');
+        await updateRun(db, job.data.runId, {
+          status: 'failed',
+          finished_at: new Date(),
+          error: 'Не удалось подготовить проверку. Запустите её ещё раз',
+        });
+      }
+      throw error;
+    }
   },
 });

@@ -345,18 +345,19 @@ export async function insertEvents(
     sourceType: SourceType;
     events: (EventDraft & { itemId: string })[];
   },
-): Promise<number> {
+): Promise<string[]> {
   if (input.events.length === 0) {
-    return 0;
+    return [];
   }
-  const { rowCount } = await db.query(
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity,
                                     finding_key, before, after, first_check, demo)
      SELECT $1, x.item_id, $2, $3, x.type, x.severity, x.key, nullif(x.before, 'null'::jsonb),
             nullif(x.after, 'null'::jsonb), x.first_check, x.demo
        FROM jsonb_to_recordset($4::jsonb)
          AS x(item_id uuid, type text, severity text, key text, before jsonb, after jsonb, first_check boolean, demo boolean)
-     ON CONFLICT (run_id, item_id, source_type, event_type, finding_key) DO NOTHING`,
+     ON CONFLICT (run_id, item_id, source_type, event_type, finding_key) DO NOTHING
+     RETURNING id`,
     [
       input.organisationId,
       input.runId,
@@ -375,7 +376,7 @@ export async function insertEvents(
       ),
     ],
   );
-  return rowCount ?? 0;
+  return rows.map((row) => row.id);
 }
 
 export async function addRunEvents(db: Queryable, runId: string, count: number): Promise<void> {

@@ -13,6 +13,7 @@ import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { recordAudit } from '../../audit/audit.queries.ts';
+import { notifyEvents } from '../../notifications/notifications.service.ts';
 import { checkBatchJob } from '../jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../jobs/plan-check-run.job.ts';
 import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
@@ -164,7 +165,7 @@ const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): Ba
  * already `done` for the batch is skipped, and the events' unique key absorbs any replay.
  */
 async function runSourceOnBatch(
-  options: Deps & { run: CheckRunRow; batchNo: number; adapter: SourceAdapter },
+  options: Deps & { queue: JobQueue; run: CheckRunRow; batchNo: number; adapter: SourceAdapter },
 ): Promise<BatchSourceState> {
   const { run, adapter } = options;
   const started = performance.now();
@@ -234,12 +235,15 @@ async function runSourceOnBatch(
         events.push({ ...draft, itemId: change.item_id });
       }
     }
-    const inserted = await insertEvents(tx, {
+    const eventIds = await insertEvents(tx, {
       organisationId: run.organisation_id,
       runId: run.id,
       sourceType: adapter.type,
       events,
     });
+    const inserted = eventIds.length;
+    // Deliveries are queued in the same transaction: they exist exactly when the events do.
+    await notifyEvents({ db: tx, queue: options.queue, organisationId: run.organisation_id, eventIds });
     await writeSnapshots(tx, {
       organisationId: run.organisation_id,
       sourceType: adapter.type,
@@ -292,7 +296,7 @@ async function runSourceOnBatch(
  * last attempt the batch is finished with those sources marked failed.
  */
 export async function processCheckBatch(
-  options: Deps & { runId: string; batchNo: number; lastAttempt: boolean },
+  options: Deps & { queue: JobQueue; runId: string; batchNo: number; lastAttempt: boolean },
 ): Promise<void> {
   const run = await getCheckRunRow(options.db, options.runId);
   const batch = run && (await getBatch(options.db, run.id, options.batchNo));

@@ -92,7 +92,7 @@ export async function runChecksNow(app: FastifyInstance, config: AppConfig, toke
   const runId = started.json<{ id: string }>().id;
   await planCheckRun({ db: app.db, queue: app.queue, runId });
   for (const batchNo of await listBatchNumbers(app.db, runId)) {
-    await processCheckBatch({ db: app.db, config, runId, batchNo, lastAttempt: true });
+    await processCheckBatch({ db: app.db, config, queue: app.queue, runId, batchNo, lastAttempt: true });
   }
   const run = await app.inject({
     method: 'GET',

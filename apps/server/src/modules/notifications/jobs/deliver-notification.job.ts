@@ -16,6 +16,9 @@ export const deliverNotificationJob = defineJob({
     retryDelayMax: 900,
     expireInSeconds: 120,
   },
+  // Delivery waits on remote servers, not on the CPU: several at once keep a first run's burst of
+  // events (thousands of mails) from queueing behind one slow receiver.
+  work: { localConcurrency: 8 },
   async handler(job, context) {
     await performDelivery({
       db: context.db,
