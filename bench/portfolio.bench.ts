@@ -123,6 +123,16 @@ export async function benchPortfolio({ databaseUrl }: BenchContext): Promise<voi
     console.log(
       `ratio pipeline / bare COPY           ${(result.totalMs / bareMs).toFixed(2)}× (target ≤ 1.5×)`,
     );
+    console.log('phases (each / bare COPY):');
+    for (const [phase, ms, what] of [
+      ['receive', result.receiveMs, 'request body streamed to disk'],
+      ['validate', result.validateMs, 'parse + row rules + COPY into staging + duplicate summary'],
+      ['import', result.importMs, 'staging → monitoring_items (indexes, trigram, FK, counts)'],
+    ] as const) {
+      console.log(
+        `  ${phase.padEnd(9)} ${s(ms).padStart(8)}  ${(ms / bareMs).toFixed(2).padStart(7)}×  ${what}`,
+      );
+    }
     console.log(`peak RSS of the importing process    ${mb(result.peakRss)} (target ≤ 300 MB)`);
     console.log(
       `upload: ${result.upload.status}, rows ${result.upload.rows_total}, accepted ${result.upload.rows_accepted}, rejected ${result.upload.rows_rejected}`,

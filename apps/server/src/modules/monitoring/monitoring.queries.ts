@@ -26,14 +26,43 @@ const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, labe
 /** Must stay identical to the expression of monitoring_items_search_idx, or the index is not used. */
 export const SEARCH_EXPRESSION = `lower(identifier || ' ' || coalesce(label, '') || ' ' || coalesce(contract_number, ''))`;
 
-/** Sort keys → columns; the values are the only text ever put into ORDER BY. */
+/**
+ * Sort keys → expressions; the values are the only text ever put into ORDER BY. Each must match the
+ * leading expression of its index (monitoring_items_*_idx, identity key for identifier).
+ */
 const SORT_COLUMNS = {
   createdAt: 'created_at',
   identifier: 'identifier',
   label: 'label',
-  contractNumber: 'contract_number',
+  contractNumber: 'contract_number COLLATE "C"',
   lastCheckedAt: 'last_checked_at',
 } as const;
+
+/** Delta rows of one organisation above which the list folds them (compact_monitoring_item_counts). */
+const COUNT_ROWS_TO_COMPACT = 64;
+
+/**
+ * Exact number of the organisation's items of a kind in these statuses, from the counts table the
+ * triggers keep (0002_portfolio.sql): a few rows summed instead of a count(*) over the portfolio.
+ */
+export async function countItems(
+  db: Queryable,
+  organisationId: string,
+  kind: ItemKind,
+  statuses: readonly ItemStatus[],
+): Promise<number> {
+  const { rows } = await db.query<{ total: number; deltas: number }>(
+    `SELECT coalesce(sum(items) FILTER (WHERE kind = $2 AND status = ANY($3::text[])), 0)::bigint AS total,
+            count(*)::int AS deltas
+       FROM monitoring_item_counts WHERE organisation_id = $1`,
+    [organisationId, kind, statuses],
+  );
+  const { total, deltas } = rows[0]!;
+  if (deltas > COUNT_ROWS_TO_COMPACT) {
+    await db.query('SELECT compact_monitoring_item_counts($1)', [organisationId]);
+  }
+  return total;
+}
 
 export type ItemSort = keyof typeof SORT_COLUMNS;
 
@@ -70,14 +99,25 @@ export async function findItems(
   const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
   const limitAt = params.length + 1;
   const [items, total] = await Promise.all([
+    // A search takes its matches from the trigram index and sorts them: walking a sort index and
+    // filtering would read most of the portfolio when the matches cluster (one make's VINs sort
+    // together and were imported together) — 0.7 s instead of a few ms at a million items.
     db.query<ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
-        ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
+      search
+        ? `WITH hits AS MATERIALIZED (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where})
+           SELECT * FROM hits ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`
+        : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
+            ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
       [...params, filter.limit, filter.offset],
     ),
-    db.query<{ count: number }>(`SELECT count(*) AS count FROM monitoring_items WHERE ${where}`, params),
+    // A search narrows the set: counted exactly through the trigram index. The whole list: the counts table.
+    search
+      ? db
+          .query<{ count: number }>(`SELECT count(*) AS count FROM monitoring_items WHERE ${where}`, params)
+          .then((result) => result.rows[0]!.count)
+      : countItems(db, filter.organisationId, filter.kind, filter.statuses),
   ]);
-  return { items: items.rows, total: total.rows[0]!.count };
+  return { items: items.rows, total };
 }
 
 export async function getItem(

@@ -180,7 +180,9 @@ export async function validateUpload(
     if (total === 0) {
       throw new UploadFileError('В файле нет строк с данными — только заголовок');
     }
-    const summary = await handler.summarise(db, { uploadId, organisationId: upload.organisation_id });
+    const summary = await withTransaction(db, (tx) =>
+      handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
+    );
     await withTransaction(db, async (tx) => {
       const moved = await updateUpload(
         tx,
@@ -192,7 +194,7 @@ export async function validateUpload(
           rows_accepted: summary.accepted,
           rows_restored: summary.restored,
           rows_duplicate: summary.duplicates,
-          rows_rejected: rejected,
+          rows_rejected: rejected + (summary.rejected ?? 0),
           error_message: null,
         },
         {

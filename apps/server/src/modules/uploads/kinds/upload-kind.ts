@@ -22,6 +22,8 @@ export interface StagedSummary {
   accepted: number;
   restored: number;
   duplicates: number;
+  /** Rows the kind refused after staging (moved to upload_errors by summarise), beyond the per-row ones. */
+  rejected?: number;
 }
 
 export interface ImportResult {
@@ -49,6 +51,7 @@ export interface UploadKindHandler {
   /** Whether the first record looks like data rather than a header (for a clearer message). */
   looksLikeData(values: readonly string[]): boolean;
   validateRow(values: Readonly<Record<string, string>>): RowCheck;
+  /** Runs in a transaction of its own (it may SET LOCAL). */
   summarise(db: Queryable, options: { uploadId: string; organisationId: string }): Promise<StagedSummary>;
   preview(db: Queryable, uploadId: string, limit: number): Promise<UploadPreviewRow[]>;
   /** Moves the staged rows into place; runs inside the import transaction. */
