@@ -2,6 +2,7 @@ import { SOURCE_TYPE_CODES, SOURCE_TYPES, type SourceType } from '@pledgewatch/c
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
+import { batchPhaseTimings } from '../apps/server/src/modules/checks/runs/runs.service.ts';
 import { importDataset } from '../apps/server/src/modules/checks/sources/sources.service.ts';
 import {
   createOrganisation,
@@ -125,6 +126,9 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
   );
 
   const run = async () => {
+    for (const phase of Object.keys(batchPhaseTimings)) {
+      delete batchPhaseTimings[phase];
+    }
     const started = performance.now();
     const response = await fetch(`${base}/api/v1/monitoring/check-runs`, {
       method: 'POST',
@@ -135,14 +139,27 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
     }
     const { id } = (await response.json()) as { id: string };
     const result = await waitForRun(db, id);
-    return { ...result, seconds: (performance.now() - started) / 1000 };
+    return {
+      ...result,
+      seconds: (performance.now() - started) / 1000,
+      phases: Object.entries(batchPhaseTimings).toSorted(([a], [b]) => a.localeCompare(b)),
+    };
+  };
+  const printPhases = (name: string, phases: [string, number][]) => {
+    console.log(`\n${name}: time per phase, summed over all batches (they overlap: concurrent batches)`);
+    for (const [phase, ms] of phases) {
+      console.log(`  ${phase.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(8)} s`);
+    }
   };
   const first = await run();
+  printPhases('first run', first.phases);
   const second = await run();
+  printPhases('repeated run', second.phases);
   t0 = performance.now();
   const matches = await bareJoin(db, organisationId);
   const joinSeconds = (performance.now() - t0) / 1000;
 
+  console.log('');
   console.log(
     `first run (every finding new: events + snapshots written): ${first.seconds.toFixed(1)} s, ${first.events.toLocaleString('en')} events, ${first.status}`,
   );

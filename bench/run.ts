@@ -2,6 +2,7 @@ import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { benchChecks } from './checks.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
+import { benchStatistics } from './statistics.bench.ts';
 
 export interface BenchContext {
   databaseUrl: string;
@@ -14,6 +15,7 @@ const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> 
   { name: 'auth', run: benchAuth },
   { name: 'portfolio', run: benchPortfolio },
   { name: 'checks', run: benchChecks },
+  { name: 'statistics', run: benchStatistics },
 ];
 
 const only = process.argv[2];

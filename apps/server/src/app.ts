@@ -12,11 +12,15 @@ import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { readBuildId } from './lib/build-info.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { checksRoutes } from './modules/checks/checks.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { newsRoutes } from './modules/news/news.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { pendingRoutes } from './modules/pending/pending.routes.ts';
 import { buildRoutes, platformRoutes } from './modules/platform/platform.routes.ts';
+import { pledgeRoutes } from './modules/pledges/pledges.routes.ts';
+import { reportRoutes } from './modules/reports/reports.routes.ts';
+import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
 import authPlugin from './plugins/auth.ts';
@@ -124,6 +128,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(uploadRoutes, { prefix: '/monitoring/uploads', config });
       await api.register(notificationRoutes, { prefix: '/monitoring/notifications' });
       await api.register(checksRoutes, { prefix: '/monitoring', config });
+      await api.register(statisticsRoutes, { prefix: '/monitoring/statistics' });
+      await api.register(reportRoutes, { prefix: '/monitoring' });
+      await api.register(dashboardRoutes, { prefix: '/monitoring' });
+      await api.register(pledgeRoutes, { config });
       await api.register(pendingRoutes);
     },
     { prefix: '/api/v1' },

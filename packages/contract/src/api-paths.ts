@@ -53,4 +53,20 @@ export const API = {
   notificationTest: (id: string) =>
     `/api/v1/monitoring/notifications/settings/${encodeURIComponent(id)}/test`,
   notificationDeliveries: '/api/v1/monitoring/notifications/deliveries',
+  pledgeUploadEvents: '/api/v1/monitoring/regular-check/upload-events',
+  pledgeUploadTemplate: '/api/v1/pledges/upload-template',
+  pledgeEvents: '/api/v1/pledges/events',
+  pledgeEvent: (id: string) => `/api/v1/pledges/events/${encodeURIComponent(id)}`,
+  pledgePackages: '/api/v1/pledges/packages',
+  pledgePackage: (id: string) => `/api/v1/pledges/packages/${encodeURIComponent(id)}`,
+  pledgePackageEvents: (id: string) => `/api/v1/pledges/packages/${encodeURIComponent(id)}/events`,
+  pledgePackageTransition: (id: string) => `/api/v1/pledges/packages/${encodeURIComponent(id)}/transition`,
+  pledgePackageNumbers: (id: string) =>
+    `/api/v1/pledges/packages/${encodeURIComponent(id)}/registration-numbers`,
+  pledgePackageNumbersFile: (id: string) =>
+    `/api/v1/pledges/packages/${encodeURIComponent(id)}/registration-numbers/file`,
+  pledgePackageExport: (id: string) => `/api/v1/pledges/packages/${encodeURIComponent(id)}/export`,
+  statistics: '/api/v1/monitoring/statistics/data',
+  report: '/api/v1/monitoring/report',
+  dashboard: '/api/v1/monitoring/dashboard',
 } as const;

@@ -32,6 +32,21 @@ export const ERRORS = {
   UPLOAD_TOO_LARGE: { status: 413, message: 'Файл слишком большой' },
   UPLOAD_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем состоянии загрузки' },
   NOTIFICATION_RULE_NOT_FOUND: { status: 404, message: 'Правило уведомлений не найдено' },
+  PLEDGE_UNKNOWN: { status: 422, message: 'Залог не найден в реестре' },
+  PLEDGE_CONFLICT: { status: 409, message: 'Уведомление противоречит состоянию залога в реестре' },
+  PLEDGE_EVENT_DUPLICATE: { status: 409, message: 'Такое уведомление уже есть в реестре' },
+  PLEDGE_EXCLUSION_ADMIN_ONLY: {
+    status: 403,
+    message: 'Исключение залога может оформить только администратор организации',
+  },
+  PLEDGE_EVENT_NOT_FOUND: { status: 404, message: 'Событие реестра залогов не найдено' },
+  PLEDGE_PACKAGE_NOT_FOUND: { status: 404, message: 'Пакет уведомлений не найден' },
+  PLEDGE_PACKAGE_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем статусе пакета' },
+  PLEDGE_PACKAGE_SAME_PERSON: {
+    status: 403,
+    message: 'Одобрить пакет должен другой сотрудник, не тот, кто его создал',
+  },
+  PLEDGE_EVENTS_NOT_FREE: { status: 409, message: 'Некоторые события уже в другом пакете или не найдены' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -88,14 +88,18 @@ CREATE INDEX check_runs_org_created_idx ON check_runs (organisation_id, created_
 -- One unfinished run per organisation.
 CREATE UNIQUE INDEX check_runs_one_open_key ON check_runs (organisation_id) WHERE status IN ('queued', 'running');
 
--- A run is cut into batches of item ids (fixed when the run is planned); each batch is one job that
--- runs every source. `sources` holds per-source state: {type: {status, attempts, items, findings,
--- events, error, durationMs}}; a source whose state is `done` is never run again for that batch.
+-- A run is cut into batches of consecutive identifiers of one item kind (fixed when the run is
+-- planned; one identifier is never split between two batches); each batch is one job that runs every
+-- source. Identifier ranges, not id ranges: a batch reads its items, the dataset records and the
+-- snapshots as three index range scans in identifier order, where id ranges meant a random index
+-- probe per item and source. `sources` holds per-source state: {type: {status, attempts, items,
+-- findings, events, error, durationMs}}; a source whose state is `done` is never run again for that batch.
 CREATE TABLE check_run_batches (
   run_id uuid NOT NULL REFERENCES check_runs (id) ON DELETE CASCADE,
   batch_no integer NOT NULL,
-  id_from uuid NOT NULL,
-  id_to uuid NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('vin', 'document')),
+  identifier_from text NOT NULL,
+  identifier_to text NOT NULL,
   items integer NOT NULL,
   status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'done', 'failed')),
   sources jsonb NOT NULL DEFAULT '{}'::jsonb,
@@ -104,17 +108,23 @@ CREATE TABLE check_run_batches (
 );
 
 -- The current findings of an item per source (only items with findings have a row); a run diffs
--- against it. `hash` is md5 over the keys and payloads, computed the same way by every writer.
+-- against it. `hash` is md5 over the keys and payloads, computed the same way by every writer, so an
+-- unchanged item is one hash comparison in SQL. `identifier` copies the item's (immutable) identifier:
+-- a batch reads its snapshots as one range of the index below (hashes included, index-only) instead of
+-- probing the primary key once per item.
 CREATE TABLE finding_snapshots (
   item_id uuid NOT NULL REFERENCES monitoring_items (id) ON DELETE CASCADE,
   source_type text NOT NULL,
   organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  identifier text,
   findings jsonb NOT NULL,
   hash text NOT NULL,
   run_id uuid REFERENCES check_runs (id) ON DELETE SET NULL,
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (item_id, source_type)
 );
+CREATE INDEX finding_snapshots_batch_idx
+  ON finding_snapshots (organisation_id, source_type, identifier) INCLUDE (item_id, hash);
 
 CREATE TABLE monitoring_events (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

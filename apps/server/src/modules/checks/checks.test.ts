@@ -168,9 +168,11 @@ describe('regular check runs and events', () => {
     const run = await runChecksNow(app, config, analyst.token);
     expect(run).toMatchObject({ status: 'completed', itemsTotal: 6, itemsDone: 6, eventsCreated: 4 });
     const pledges = run.sources.find((s: { type: string }) => s.type === 'pledges');
+    // Batches are cut per item kind: one of VINs, one of documents.
+    expect(run.batchesTotal).toBe(2);
     expect(pledges).toMatchObject({
       name: 'Реестр залогов',
-      batchesDone: 1,
+      batchesDone: 2,
       batchesFailed: 0,
       findings: 1,
       events: 1,
@@ -199,7 +201,7 @@ describe('regular check runs and events', () => {
     });
 
     const { rows } = await app.db.query(
-      'SELECT count(*)::int AS n FROM monitoring_items WHERE id = ANY($1) AND last_checked_at IS NOT NULL',
+      'SELECT count(*)::int AS n FROM monitoring_item_checks WHERE item_id = ANY($1) AND last_checked_at IS NOT NULL',
       [itemIds],
     );
     expect(rows[0].n).toBe(6);

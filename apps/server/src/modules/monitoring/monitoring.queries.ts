@@ -20,8 +20,12 @@ export interface ItemRow {
   last_checked_at: Date | null;
 }
 
+/** The item's last check lives in monitoring_item_checks (0002_portfolio.sql); one primary-key lookup per row. */
+const LAST_CHECKED =
+  '(SELECT c.last_checked_at FROM monitoring_item_checks c WHERE c.item_id = id) AS last_checked_at';
+
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
-  status, origin, upload_id, created_at, updated_at, archived_at, last_checked_at`;
+  status, origin, upload_id, created_at, updated_at, archived_at, ${LAST_CHECKED}`;
 
 /** Must stay identical to the expression of monitoring_items_search_idx, or the index is not used. */
 export const SEARCH_EXPRESSION = `lower(identifier || ' ' || coalesce(label, '') || ' ' || coalesce(contract_number, ''))`;
@@ -35,6 +39,7 @@ const SORT_COLUMNS = {
   identifier: 'identifier',
   label: 'label',
   contractNumber: 'contract_number COLLATE "C"',
+  // Sorted through monitoring_item_checks_sort_idx (see findItems).
   lastCheckedAt: 'last_checked_at',
 } as const;
 
@@ -106,8 +111,15 @@ export async function findItems(
       search
         ? `WITH hits AS MATERIALIZED (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where})
            SELECT * FROM hits ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`
-        : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
-            ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
+        : filter.sort === 'lastCheckedAt'
+          ? // Every item has its row in monitoring_item_checks: walk its sort index, filter the status on the way.
+            `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+               SELECT c.item_id FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
+                WHERE c.organisation_id = $1 AND c.kind = $2 AND m.status = ANY($3::text[])
+                ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+             ORDER BY last_checked_at ${direction}, id ${direction}`
+          : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
+              ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
       [...params, filter.limit, filter.offset],
     ),
     // A search narrows the set: counted exactly through the trigram index. The whole list: the counts table.

@@ -9,16 +9,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * Seed calls whose feature has not landed yet. They exist in the contract from the start and
  * answer 501 with a Russian message; each feature removes its lines when it registers real routes.
  */
-const PENDING_CALLS: { method: Method; url: string; summary: string; tag: string }[] = [
-  {
-    method: 'POST',
-    url: '/monitoring/regular-check/upload-events',
-    summary: 'Загрузить файл событий залога',
-    tag: 'pledges',
-  },
-  { method: 'POST', url: '/monitoring/statistics/data', summary: 'Данные статистики', tag: 'statistics' },
-  { method: 'GET', url: '/monitoring/report', summary: 'Отчёт', tag: 'reports' },
-];
+const PENDING_CALLS: { method: Method; url: string; summary: string; tag: string }[] = [];
 
 export const pendingRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -132,7 +132,9 @@ export async function getItemSnapshots(
     document_type: string | null;
     last_checked_at: Date | null;
   }>(
-    'SELECT kind, document_type, last_checked_at FROM monitoring_items WHERE id = $1 AND organisation_id = $2',
+    `SELECT i.kind, i.document_type, c.last_checked_at
+       FROM monitoring_items i LEFT JOIN monitoring_item_checks c ON c.item_id = i.id
+      WHERE i.id = $1 AND i.organisation_id = $2`,
     [input.itemId, input.organisationId],
   );
   if (!item.rows[0]) {

@@ -40,8 +40,9 @@ export interface BatchSourceState {
 export interface BatchRow {
   run_id: string;
   batch_no: number;
-  id_from: string;
-  id_to: string;
+  kind: ItemKind;
+  identifier_from: string;
+  identifier_to: string;
   items: number;
   status: 'queued' | 'done' | 'failed';
   sources: Partial<Record<SourceType, BatchSourceState>>;
@@ -100,8 +101,9 @@ export async function findCheckRuns(
 }
 
 /**
- * Cuts the organisation's active items into batches of consecutive ids; fixed for the run's life.
- * (PostgreSQL has no min(uuid); the text form in C collation sorts the same way.)
+ * Cuts the organisation's active items into batches of consecutive identifiers of one kind (read in
+ * the order of the identity index); fixed for the run's life. Items sharing an identifier (documents
+ * of different types) share a batch, so the ranges never overlap.
  */
 export async function planBatches(
   db: Queryable,
@@ -109,12 +111,15 @@ export async function planBatches(
 ): Promise<{ batches: number; items: number }> {
   const { rows } = await db.query<{ batches: number; items: number }>(
     `WITH numbered AS (
-       SELECT id, (row_number() OVER (ORDER BY id) - 1) / $3 AS batch_no
+       SELECT kind, identifier, (dense_rank() OVER (PARTITION BY kind ORDER BY identifier) - 1) / $3 AS part
          FROM monitoring_items WHERE organisation_id = $2 AND status = 'active'
+     ), parts AS (
+       SELECT kind, part, min(identifier) AS identifier_from, max(identifier) AS identifier_to, count(*) AS items
+         FROM numbered GROUP BY kind, part
      ), inserted AS (
-       INSERT INTO check_run_batches (run_id, batch_no, id_from, id_to, items)
-       SELECT $1, batch_no, min(id::text COLLATE "C")::uuid, max(id::text COLLATE "C")::uuid, count(*)
-         FROM numbered GROUP BY batch_no
+       INSERT INTO check_run_batches (run_id, batch_no, kind, identifier_from, identifier_to, items)
+       SELECT $1, row_number() OVER (ORDER BY kind, part) - 1, kind, identifier_from, identifier_to, items
+         FROM parts
        RETURNING items
      )
      SELECT count(*)::int AS batches, coalesce(sum(items), 0)::int AS items FROM inserted`,
@@ -159,7 +164,7 @@ export async function getBatch(
   options: { lock?: boolean } = {},
 ): Promise<BatchRow | undefined> {
   const { rows } = await db.query<BatchRow>(
-    `SELECT run_id, batch_no, id_from, id_to, items, status, sources FROM check_run_batches
+    `SELECT run_id, batch_no, kind, identifier_from, identifier_to, items, status, sources FROM check_run_batches
       WHERE run_id = $1 AND batch_no = $2 ${options.lock ? 'FOR UPDATE' : ''}`,
     [runId, batchNo],
   );
@@ -191,69 +196,127 @@ export async function setBatchSourceState(
 
 export interface BatchScope {
   organisationId: string;
-  idFrom: string;
-  idTo: string;
+  /** The batch's item kind and identifier range (inclusive). */
+  kind: ItemKind;
+  identifierFrom: string;
+  identifierTo: string;
   kinds: readonly ItemKind[];
   /** Document types the source answers for; null → any. */
   documentTypes: readonly string[] | null;
 }
 
+/** Whether a source answers for any item of the batch's kind (else the batch has nothing for it). */
+export const scopeHasItems = (scope: BatchScope) => scope.kinds.includes(scope.kind);
+
+/**
+ * The batch's items in identifier order: a range of the identity index. Fed to a join with a
+ * source's records, the probes walk that index in order too (neighbouring pages, mostly cached).
+ */
 const BATCH_ITEMS_CTE = `batch_items AS MATERIALIZED (
-    SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type, i.last_checked_at
+    SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type
       FROM monitoring_items i
-     WHERE i.organisation_id = $1 AND i.id BETWEEN $2 AND $3 AND i.status = 'active' AND i.kind = ANY($4)
-       AND (i.kind = 'vin' OR $5::text[] IS NULL OR i.document_type = ANY($5))
+     WHERE i.organisation_id = $1 AND i.kind = $2 AND i.identifier BETWEEN $3 AND $4 AND i.status = 'active'
+       AND i.kind = ANY($5) AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))
+     ORDER BY i.identifier
   )`;
 const scopeParams = (scope: BatchScope) => [
   scope.organisationId,
-  scope.idFrom,
-  scope.idTo,
+  scope.kind,
+  scope.identifierFrom,
+  scope.identifierTo,
   scope.kinds,
   scope.documentTypes,
 ];
 
 export interface ItemChange {
   item_id: string;
+  /** Set by remote sources (their snapshots are written from it). */
+  identifier?: string;
   before: Finding[] | null;
   after: Finding[] | null;
   first_check: boolean;
 }
 
 /**
- * The set-based heart of a run: matches every item of the batch against a dataset source in one
- * query and returns only the items whose findings differ from their snapshot.
+ * The set-based heart of a run, one statement per batch and source: matches every item of the batch
+ * against a dataset source, compares each item's findings hash with its snapshot's (a range of
+ * finding_snapshots_batch_idx), writes the snapshots of the items that changed and returns only
+ * those, with their findings before and after. An unchanged batch returns no item and writes nothing.
+ * Runs inside the batch's transaction, so the snapshots commit with the events or not at all.
  */
 export async function diffDatasetBatch(
   db: Queryable,
-  scope: BatchScope & { sourceType: SourceType; findings: BatchFindingsSql },
-): Promise<{ changes: ItemChange[]; items: number }> {
-  const { rows } = await db.query<ItemChange & { items: number }>(
+  scope: BatchScope & { sourceType: SourceType; runId: string; findings: BatchFindingsSql },
+): Promise<{ changes: ItemChange[]; items: number; findings: number }> {
+  // A merge join with a source's records would read them from their first identifier up to the
+  // batch's last (the planner cannot carry the batch's range over to a join without one): half of a
+  // million-row dataset per batch on average. Index probes or a hash join are what this wants.
+  await db.query('SET LOCAL enable_mergejoin = off');
+  const { rows } = await db.query<ItemChange & { items: number; findings: number }>(
     `WITH ${BATCH_ITEMS_CTE},
-     found AS (${scope.findings.sql(7)}),
-     cur AS (
-       SELECT item_id, jsonb_agg(jsonb_build_object('key', key, 'payload', payload) ORDER BY key) AS findings,
-              md5(string_agg(key || ':' || payload::text, '|' ORDER BY key)) AS hash
+     found AS MATERIALIZED (${scope.findings.sql(9)}),
+     cur AS MATERIALIZED (
+       SELECT item_id, md5(string_agg(key || ':' || payload::text, '|' ORDER BY key)) AS hash
          FROM found GROUP BY item_id
      ),
      snap AS (
-       SELECT s.item_id, s.findings, s.hash
-         FROM finding_snapshots s JOIN batch_items b ON b.id = s.item_id
-        WHERE s.source_type = $6
+       SELECT s.item_id, s.hash FROM finding_snapshots s
+        WHERE s.organisation_id = $1 AND s.source_type = $7 AND s.identifier BETWEEN $3 AND $4
      ),
-     changed AS (
-       SELECT coalesce(c.item_id, s.item_id) AS item_id, s.findings AS before, c.findings AS after
+     -- Items whose hash differs. A snapshot without current findings counts only for an item of the
+     -- batch (a paused item keeps its findings): the one lookup, and only for such rows.
+     changed AS MATERIALIZED (
+       SELECT coalesce(c.item_id, s.item_id) AS item_id, c.hash, s.item_id IS NOT NULL AS had
          FROM cur c FULL JOIN snap s ON s.item_id = c.item_id
         WHERE c.hash IS DISTINCT FROM s.hash
+          AND (c.item_id IS NOT NULL OR EXISTS (
+                SELECT 1 FROM monitoring_items i
+                 WHERE i.id = s.item_id AND i.status = 'active' AND i.kind = $2 AND i.kind = ANY($5)
+                   AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))))
+     ),
+     -- Findings before and after as objects keyed by item id: lookups, never a join whose sides the
+     -- planner cannot estimate (a nested loop over two CTEs is quadratic on a first run).
+     after AS MATERIALIZED (
+       SELECT jsonb_object_agg(item_id::text, findings) AS map FROM (
+         SELECT f.item_id, jsonb_agg(jsonb_build_object('key', f.key, 'payload', f.payload) ORDER BY f.key) AS findings
+           FROM found f
+          WHERE (SELECT jsonb_object_agg(item_id::text, true) FROM changed WHERE hash IS NOT NULL) ? f.item_id::text
+          GROUP BY f.item_id) x
+     ),
+     before AS MATERIALIZED (
+       SELECT jsonb_object_agg(s.item_id::text, s.findings) AS map FROM finding_snapshots s
+        WHERE s.source_type = $7 AND s.item_id = ANY (ARRAY(SELECT item_id FROM changed WHERE had))
+     ),
+     upserted AS (
+       INSERT INTO finding_snapshots (item_id, source_type, organisation_id, identifier, findings, hash, run_id)
+       SELECT ch.item_id, $7, $1, (SELECT i.identifier FROM monitoring_items i WHERE i.id = ch.item_id),
+              (SELECT map FROM after) -> ch.item_id::text, ch.hash, $8
+         FROM changed ch WHERE ch.hash IS NOT NULL
+       ON CONFLICT (item_id, source_type) DO UPDATE
+         SET findings = EXCLUDED.findings, hash = EXCLUDED.hash, run_id = EXCLUDED.run_id, updated_at = now()
+     ),
+     deleted AS (
+       DELETE FROM finding_snapshots s
+        WHERE s.source_type = $7 AND s.item_id = ANY (ARRAY(SELECT item_id FROM changed WHERE hash IS NULL))
      )
-     SELECT ch.item_id, ch.before, ch.after, b.last_checked_at IS NULL AS first_check, 0 AS items
-       FROM changed ch JOIN batch_items b ON b.id = ch.item_id
+     SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
+            (SELECT map FROM after) -> ch.item_id::text AS after,
+            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = ch.item_id), true)
+              AS first_check,
+            0 AS items, 0 AS findings
+       FROM changed ch
      UNION ALL
-     SELECT NULL, NULL, NULL, false, count(*)::int FROM batch_items`,
-    [...scopeParams(scope), scope.sourceType, ...scope.findings.params],
+     SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`,
+    [...scopeParams(scope), scope.sourceType, scope.runId, ...scope.findings.params],
   );
-  // The UNION's last branch is the batch size, told apart by its null item id.
-  const items = rows.find((row) => row.item_id === null)?.items ?? 0;
-  return { changes: rows.filter((row) => row.item_id !== null), items };
+  await db.query('RESET enable_mergejoin');
+  // The UNION's last branch holds the batch's item and finding counts, told apart by its null item id.
+  const summary = rows.find((row) => row.item_id === null);
+  return {
+    changes: rows.filter((row) => row.item_id !== null),
+    items: summary?.items ?? 0,
+    findings: summary?.findings ?? 0,
+  };
 }
 
 export interface BatchItemRow {
@@ -267,8 +330,9 @@ export interface BatchItemRow {
 export async function listBatchItems(db: Queryable, scope: BatchScope): Promise<BatchItemRow[]> {
   const { rows } = await db.query<BatchItemRow>(
     `WITH ${BATCH_ITEMS_CTE}
-     SELECT b.id, i.kind, i.document_type, b.identifier, b.last_checked_at IS NULL AS first_check
-       FROM batch_items b JOIN monitoring_items i ON i.id = b.id ORDER BY b.id`,
+     SELECT b.id, $2::text AS kind, nullif(b.document_type, '') AS document_type, b.identifier,
+            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = b.id), true) AS first_check
+       FROM batch_items b ORDER BY b.identifier, b.document_type`,
     scopeParams(scope),
   );
   return rows;
@@ -289,30 +353,40 @@ export async function getSnapshots(
 const SNAPSHOT_HASH = `(SELECT md5(string_agg((e->>'key') || ':' || (e->'payload')::text, '|' ORDER BY e->>'key'))
                          FROM jsonb_array_elements(x.findings) e)`;
 
-/** Writes the new findings of changed items: rows for items with findings, none for items without. */
+/**
+ * Writes the new findings of changed items (remote sources; dataset sources write theirs in
+ * diffDatasetBatch): rows for items with findings, none for items without.
+ */
 export async function writeSnapshots(
   db: Queryable,
   input: {
     organisationId: string;
     sourceType: SourceType;
     runId: string;
-    items: { itemId: string; findings: Finding[] }[];
+    items: { itemId: string; identifier: string | null; findings: Finding[] }[];
   },
 ): Promise<void> {
   const present = input.items.filter((item) => item.findings.length > 0);
   const gone = input.items.filter((item) => item.findings.length === 0).map((item) => item.itemId);
   if (present.length > 0) {
     await db.query(
-      `INSERT INTO finding_snapshots (item_id, source_type, organisation_id, findings, hash, run_id)
-       SELECT x.item_id, $2, $1, x.findings, ${SNAPSHOT_HASH}, $3
-         FROM jsonb_to_recordset($4::jsonb) AS x(item_id uuid, findings jsonb)
+      `INSERT INTO finding_snapshots (item_id, source_type, organisation_id, identifier, findings, hash, run_id)
+       SELECT x.item_id, $2, $1, x.identifier, x.findings, ${SNAPSHOT_HASH}, $3
+         FROM jsonb_to_recordset($4::jsonb) AS x(item_id uuid, identifier text, findings jsonb)
        ON CONFLICT (item_id, source_type) DO UPDATE
-         SET findings = EXCLUDED.findings, hash = EXCLUDED.hash, run_id = EXCLUDED.run_id, updated_at = now()`,
+         SET identifier = EXCLUDED.identifier, findings = EXCLUDED.findings, hash = EXCLUDED.hash,
+             run_id = EXCLUDED.run_id, updated_at = now()`,
       [
         input.organisationId,
         input.sourceType,
         input.runId,
-        JSON.stringify(present.map((item) => ({ item_id: item.itemId, findings: item.findings }))),
+        JSON.stringify(
+          present.map((item) => ({
+            item_id: item.itemId,
+            identifier: item.identifier,
+            findings: item.findings,
+          })),
+        ),
       ],
     );
   }
@@ -324,14 +398,15 @@ export async function writeSnapshots(
   }
 }
 
+/** Items of the batch that have findings of the source (after its snapshots were written). */
 export async function countSnapshots(
   db: Queryable,
   scope: BatchScope & { sourceType: SourceType },
 ): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM finding_snapshots
-      WHERE source_type = $2 AND item_id BETWEEN $3 AND $4 AND organisation_id = $1`,
-    [scope.organisationId, scope.sourceType, scope.idFrom, scope.idTo],
+    `SELECT count(*)::int AS count FROM finding_snapshots s JOIN monitoring_items i ON i.id = s.item_id
+      WHERE s.organisation_id = $1 AND s.source_type = $2 AND s.identifier BETWEEN $3 AND $4 AND i.kind = $5`,
+    [scope.organisationId, scope.sourceType, scope.identifierFrom, scope.identifierTo, scope.kind],
   );
   return rows[0]!.count;
 }
@@ -395,8 +470,9 @@ export async function finishBatch(
     runId: string;
     batchNo: number;
     organisationId: string;
-    idFrom: string;
-    idTo: string;
+    kind: ItemKind;
+    identifierFrom: string;
+    identifierTo: string;
     items: number;
   },
 ): Promise<void> {
@@ -404,10 +480,14 @@ export async function finishBatch(
     `UPDATE check_run_batches SET status = 'done', finished_at = now() WHERE run_id = $1 AND batch_no = $2`,
     [input.runId, input.batchNo],
   );
+  // The narrow table, not monitoring_items: see monitoring_item_checks in 0002_portfolio.sql.
+  // An array, not a join: a join may be planned as a hash over the whole (million-row) table.
   await db.query(
-    `UPDATE monitoring_items SET last_checked_at = now()
-      WHERE organisation_id = $1 AND id BETWEEN $2 AND $3 AND status = 'active'`,
-    [input.organisationId, input.idFrom, input.idTo],
+    `UPDATE monitoring_item_checks SET last_checked_at = now()
+      WHERE item_id = ANY (ARRAY(
+              SELECT id FROM monitoring_items
+               WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND status = 'active'))`,
+    [input.organisationId, input.kind, input.identifierFrom, input.identifierTo],
   );
   await db.query(
     `UPDATE check_runs r SET items_done = items_done + $2, batches_done = batches_done + 1,

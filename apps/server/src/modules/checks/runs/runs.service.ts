@@ -43,6 +43,7 @@ import {
   listBatchNumbers,
   listBatchSourceStates,
   planBatches,
+  scopeHasItems,
   setBatchSourceState,
   updateRun,
   upsertSchedule,
@@ -151,10 +152,25 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
   });
 }
 
+/**
+ * Time spent per phase of the batches processed by this process (milliseconds, summed over batches
+ * and sources); the benchmark prints it. Cheap enough to keep always on.
+ */
+export const batchPhaseTimings: Record<string, number> = {};
+const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    batchPhaseTimings[phase] = (batchPhaseTimings[phase] ?? 0) + performance.now() - started;
+  }
+};
+
 const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): BatchScope => ({
   organisationId: run.organisation_id,
-  idFrom: batch.id_from,
-  idTo: batch.id_to,
+  kind: batch.kind,
+  identifierFrom: batch.identifier_from,
+  identifierTo: batch.identifier_to,
   kinds: adapter.itemKinds,
   documentTypes: SOURCE_TYPES[adapter.type].documentTypes ?? null,
 });
@@ -200,29 +216,41 @@ async function runSourceOnBatch(
       }
       const before = snapshots.get(item.id) ?? [];
       if (!sameFindings(before, answer.findings)) {
-        changes.push({ item_id: item.id, before, after: answer.findings, first_check: item.first_check });
+        changes.push({
+          item_id: item.id,
+          identifier: item.identifier,
+          before,
+          after: answer.findings,
+          first_check: item.first_check,
+        });
       }
     });
     remoteAnswers = { changes, items: items.length };
   }
 
   const state = await withTransaction(options.db, async (tx) => {
-    const batch = await getBatch(tx, run.id, options.batchNo, { lock: true });
+    const batch = await timed('lock batch', () => getBatch(tx, run.id, options.batchNo, { lock: true }));
     const previous = batch?.sources[adapter.type];
     if (batch?.status !== 'queued' || previous?.status === 'done') {
       return null;
     }
     const scope = scopeFor(adapter, run, batch);
-    let result = remoteAnswers;
+    let result: { changes: ItemChange[]; items: number; findings?: number } | undefined = remoteAnswers;
     if (!result) {
-      const findings = await adapter.batchFindings!();
+      const findings = await timed('active dataset', () => adapter.batchFindings!());
       if (!findings) {
         failure = DATASET_NOT_LOADED;
-        result = { changes: [], items: 0 };
+        result = { changes: [], items: 0, findings: 0 };
+      } else if (!scopeHasItems(scope)) {
+        // A source of the other item kind: nothing in this batch to ask it about.
+        result = { changes: [], items: 0, findings: 0 };
       } else {
-        result = await diffDatasetBatch(tx, { ...scope, sourceType: adapter.type, findings });
+        result = await timed(`match+diff+snapshots ${adapter.type}`, () =>
+          diffDatasetBatch(tx, { ...scope, sourceType: adapter.type, runId: run.id, findings }),
+        );
       }
     }
+    const diffStarted = performance.now();
     const events: (EventDraft & { itemId: string })[] = [];
     for (const change of result.changes) {
       for (const draft of diffFindings({
@@ -235,46 +263,63 @@ async function runSourceOnBatch(
         events.push({ ...draft, itemId: change.item_id });
       }
     }
-    const eventIds = await insertEvents(tx, {
-      organisationId: run.organisation_id,
-      runId: run.id,
-      sourceType: adapter.type,
-      events,
-    });
+    batchPhaseTimings['events from changes (JS)'] =
+      (batchPhaseTimings['events from changes (JS)'] ?? 0) + performance.now() - diffStarted;
+    const eventIds = await timed('insert events', () =>
+      insertEvents(tx, {
+        organisationId: run.organisation_id,
+        runId: run.id,
+        sourceType: adapter.type,
+        events,
+      }),
+    );
     const inserted = eventIds.length;
     // Deliveries are queued in the same transaction: they exist exactly when the events do.
-    await notifyEvents({ db: tx, queue: options.queue, organisationId: run.organisation_id, eventIds });
-    await writeSnapshots(tx, {
-      organisationId: run.organisation_id,
-      sourceType: adapter.type,
-      runId: run.id,
-      items: result.changes.map((change) => ({ itemId: change.item_id, findings: change.after ?? [] })),
-    });
+    await timed('notify', () =>
+      notifyEvents({ db: tx, queue: options.queue, organisationId: run.organisation_id, eventIds }),
+    );
+    if (remoteAnswers) {
+      // Dataset sources wrote theirs in diffDatasetBatch, in this same transaction.
+      await writeSnapshots(tx, {
+        organisationId: run.organisation_id,
+        sourceType: adapter.type,
+        runId: run.id,
+        items: result.changes.map((change) => ({
+          itemId: change.item_id,
+          identifier: change.identifier ?? null,
+          findings: change.after ?? [],
+        })),
+      });
+    }
     await addRunEvents(tx, run.id, inserted);
     const next: BatchSourceState = {
       status: failure ? 'failed' : 'done',
       retryable: failure !== null && failure !== DATASET_NOT_LOADED,
       attempts: (previous?.attempts ?? 0) + 1,
       items: result.items - failedItems,
-      findings: await countSnapshots(tx, { ...scope, sourceType: adapter.type }),
+      findings: result.findings ?? (await countSnapshots(tx, { ...scope, sourceType: adapter.type })),
       events: (previous?.events ?? 0) + inserted,
       error: failure ? (failedItems > 1 ? `${failure}; объектов без ответа: ${failedItems}` : failure) : null,
       durationMs: Math.round(performance.now() - started),
     };
-    await setBatchSourceState(tx, { runId: run.id, batchNo: options.batchNo, type: adapter.type }, next);
+    await timed('batch state', () =>
+      setBatchSourceState(tx, { runId: run.id, batchNo: options.batchNo, type: adapter.type }, next),
+    );
     return next;
   });
   if (state) {
-    await recordSourceAnswers(options.db, [
-      {
-        type: adapter.type,
-        mode: 'batch',
-        items: state.items,
-        ok: state.status === 'done',
-        durationMs: state.durationMs,
-        error: state.error,
-      },
-    ]);
+    await timed('source answers', () =>
+      recordSourceAnswers(options.db, [
+        {
+          type: adapter.type,
+          mode: 'batch',
+          items: state.items,
+          ok: state.status === 'done',
+          durationMs: state.durationMs,
+          error: state.error,
+        },
+      ]),
+    );
   }
   return (
     state ?? {
@@ -309,7 +354,9 @@ export async function processCheckBatch(
     if (previous?.status === 'done' || (previous?.status === 'failed' && !previous.retryable)) {
       continue;
     }
-    const state = await runSourceOnBatch({ ...options, run, batchNo: batch.batch_no, adapter });
+    const state = await timed('source total (transaction incl. commit)', () =>
+      runSourceOnBatch({ ...options, run, batchNo: batch.batch_no, adapter }),
+    );
     if (state.status === 'failed' && state.retryable) {
       failed.push(adapter.type);
     }
@@ -317,20 +364,23 @@ export async function processCheckBatch(
   if (failed.length > 0 && !options.lastAttempt) {
     throw new Error(`sources failed in batch ${batch.batch_no}: ${failed.join(', ')}`);
   }
-  await withTransaction(options.db, async (tx) => {
-    const locked = await getBatch(tx, run.id, batch.batch_no, { lock: true });
-    if (locked?.status !== 'queued') {
-      return;
-    }
-    await finishBatch(tx, {
-      runId: run.id,
-      batchNo: batch.batch_no,
-      organisationId: run.organisation_id,
-      idFrom: batch.id_from,
-      idTo: batch.id_to,
-      items: batch.items,
-    });
-  });
+  await timed('finish batch (last checked, progress)', () =>
+    withTransaction(options.db, async (tx) => {
+      const locked = await getBatch(tx, run.id, batch.batch_no, { lock: true });
+      if (locked?.status !== 'queued') {
+        return;
+      }
+      await finishBatch(tx, {
+        runId: run.id,
+        batchNo: batch.batch_no,
+        organisationId: run.organisation_id,
+        kind: batch.kind,
+        identifierFrom: batch.identifier_from,
+        identifierTo: batch.identifier_to,
+        items: batch.items,
+      });
+    }),
+  );
 }
 
 export async function getCheckRun(options: {

@@ -1,6 +1,12 @@
 import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
-import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
+import {
+  BATCH_IDENTIFIER_FROM,
+  BATCH_IDENTIFIER_TO,
+  type CheckItem,
+  type ItemAnswer,
+  type SourceAdapter,
+} from './source-adapter.ts';
 import { getActiveImport } from './sources.queries.ts';
 
 export const DATASET_NOT_LOADED = 'Набор данных источника не загружен';
@@ -65,7 +71,9 @@ export function createDatasetSource(type: SourceType, deps: { db: Queryable }): 
         sql: (p) => `SELECT b.id AS item_id, r.finding_key AS key, r.payload
                        FROM batch_items b
                        JOIN source_records r
-                         ON r.import_id = $${p} AND r.identifier = b.identifier AND r.document_type = b.document_type`,
+                         ON r.import_id = $${p} AND r.identifier = b.identifier AND r.document_type = b.document_type
+                        -- The batch's range on this side too: the records are one range of the index.
+                        AND r.identifier BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}`,
         params: [current.id],
       };
     },

@@ -21,7 +21,13 @@ export type ItemAnswer =
  * The set-based form of a dataset source, used by check runs: a SELECT yielding
  * `(item_id uuid, key text, payload jsonb)` for the rows of the `batch_items` CTE
  * (`id, identifier, document_type` with '' for VINs). Parameters continue from `firstParam`.
+ * A batch is a range of identifiers, `$3` to `$4` (BATCH_IDENTIFIER_FROM/TO): repeating it as a
+ * condition on the source's own table (`r.identifier BETWEEN $3 AND $4`) lets the batch read one
+ * index range of records instead of one index probe per item.
  */
+export const BATCH_IDENTIFIER_FROM = 3;
+export const BATCH_IDENTIFIER_TO = 4;
+
 export interface BatchFindingsSql {
   sql: (firstParam: number) => string;
   params: unknown[];

@@ -1,6 +1,256 @@
-import { EmptyState } from '@/components/ui/empty-state';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TablePagination from '@mui/material/TablePagination';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import {
+  API,
+  PACKAGE_EXPORT_FORMATS,
+  type PackageAction,
+  PLEDGE_EVENT_KIND_LABELS,
+  type PledgeEventKind,
+  type PledgePackage,
+} from '@pledgewatch/contract';
+import { useRef, useState } from 'react';
+import { toast } from 'react-toastify';
 import { texts } from '@/config/texts';
+import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth';
+import { formatDateTime } from '@/lib/format';
+import { usePledgePackages } from '../api/get-pledge-packages';
+import { useImportRegistrationNumbers } from '../api/import-registration-numbers';
+import { useTransitionPledgePackage } from '../api/transition-pledge-package';
 
+const t = texts.pledgeEventsRegistry.packages;
+
+const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
+  draft: 'info',
+  ready: 'warning',
+  sent: 'info',
+  registered: 'success',
+  rejected: 'error',
+};
+
+/** Packages of notifications and their lifecycle: draft → ready (a second person approves) → sent → registered | rejected. */
 export default function PackagesPage() {
-  return <EmptyState description={texts.pages.pledgesEventsRegistry.packagesDescription} />;
+  const [page, setPage] = useState(0);
+  const packages = usePledgePackages({ page: page + 1, pageSize: 20 });
+  if (packages.isPending) {
+    return <Skeleton variant="rounded" height={200} />;
+  }
+  if (packages.isError) {
+    return <Alert severity="error">{getErrorMessage(packages.error)}</Alert>;
+  }
+  if (packages.data.items.length === 0) {
+    return <Alert severity="info">{t.empty}</Alert>;
+  }
+  return (
+    <Stack spacing={2}>
+      {packages.data.items.map((item) => (
+        <PackageCard key={item.id} item={item} />
+      ))}
+      <TablePagination
+        component="div"
+        count={packages.data.total}
+        page={page}
+        rowsPerPage={20}
+        rowsPerPageOptions={[20]}
+        onPageChange={(_, next) => setPage(next)}
+        labelDisplayedRows={({ from, to, count }) => texts.pledgeEventsRegistry.table.of(from, to, count)}
+      />
+    </Stack>
+  );
+}
+
+function PackageCard({ item }: { item: PledgePackage }) {
+  const user = useUser();
+  const canWrite = user !== undefined && user.role !== 'viewer';
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const transition = useTransitionPledgePackage({
+    onSuccess: (updated) => {
+      setRejecting(false);
+      toast.success(t.done(updated.statusLabel));
+    },
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const numbers = useImportRegistrationNumbers({
+    onSuccess: (result) => toast.success(t.numbersSaved(result.updated, result.rejected.length)),
+    onError: (error) => toast.error(getErrorMessage(error)),
+  });
+  const act = (action: PackageAction, comment?: string) =>
+    transition.mutate({ packageId: item.id, action, comment });
+  const isAuthor = item.createdBy?.id === user?.id;
+  const kinds = Object.entries(item.kinds)
+    .map(([kind, count]) => `${PLEDGE_EVENT_KIND_LABELS[kind as PledgeEventKind] ?? kind}: ${count}`)
+    .join(' · ');
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2 }}
+      data-testid="pledge-package"
+      data-status={item.status}
+      aria-label={item.name}
+      role="region"
+    >
+      <Stack spacing={1.5}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1}
+          sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
+        >
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            {item.name.startsWith('Пакет №') ? item.name : `${t.number(item.number)} · ${item.name}`}
+          </Typography>
+          <Chip
+            size="small"
+            variant="outlined"
+            color={STATUS_COLORS[item.status]}
+            label={item.statusLabel}
+            data-testid="package-status"
+          />
+        </Stack>
+        <Typography variant="body2" color="text.secondary">
+          {[t.events(item.eventsCount), kinds, t.registered(item.registeredCount, item.eventsCount)]
+            .filter(Boolean)
+            .join(' · ')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {[
+            item.createdBy ? t.createdBy(item.createdBy.fullName, formatDateTime(item.createdAt)) : null,
+            item.approvedBy ? t.approvedBy(item.approvedBy.fullName, formatDateTime(item.approvedAt)) : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </Typography>
+        {item.rejectionReason && <Alert severity="error">{t.rejected(item.rejectionReason)}</Alert>}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          {canWrite && item.status === 'draft' && (
+            <Tooltip title={isAuthor ? t.approveHint : ''}>
+              <span>
+                <Button
+                  variant="contained"
+                  size="small"
+                  disabled={isAuthor || item.eventsCount === 0}
+                  loading={transition.isPending}
+                  onClick={() => act('approve')}
+                >
+                  {t.approve}
+                </Button>
+              </span>
+            </Tooltip>
+          )}
+          {canWrite && item.status === 'ready' && (
+            <>
+              <Button
+                variant="contained"
+                size="small"
+                loading={transition.isPending}
+                onClick={() => act('send')}
+              >
+                {t.send}
+              </Button>
+              <Button size="small" disabled={transition.isPending} onClick={() => act('return')}>
+                {t.returnToDraft}
+              </Button>
+            </>
+          )}
+          {canWrite && item.status === 'sent' && (
+            <>
+              <Button
+                variant="contained"
+                size="small"
+                color="success"
+                loading={transition.isPending}
+                onClick={() => act('register')}
+              >
+                {t.register}
+              </Button>
+              <Button size="small" color="error" onClick={() => setRejecting(true)}>
+                {t.reject}
+              </Button>
+            </>
+          )}
+          {canWrite && (item.status === 'sent' || item.status === 'registered') && (
+            <>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<UploadFileIcon />}
+                loading={numbers.isPending}
+                onClick={() => fileInput.current?.click()}
+              >
+                {t.numbersFile}
+              </Button>
+              <input
+                ref={fileInput}
+                type="file"
+                hidden
+                accept=".csv,.xlsx"
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  if (file) {
+                    numbers.mutate({ packageId: item.id, file });
+                  }
+                  event.target.value = '';
+                }}
+              />
+            </>
+          )}
+          {PACKAGE_EXPORT_FORMATS.map((format) => (
+            <Button
+              key={format}
+              size="small"
+              variant="outlined"
+              startIcon={<FileDownloadOutlinedIcon />}
+              href={apiUrl(API.pledgePackageExport(item.id), { format })}
+              download
+            >
+              {format === 'json' ? t.exportJson : t.exportXlsx}
+            </Button>
+          ))}
+        </Stack>
+      </Stack>
+      <Dialog open={rejecting} onClose={() => setRejecting(false)} maxWidth="xs" fullWidth>
+        <DialogTitle>{t.rejectTitle}</DialogTitle>
+        <DialogContent>
+          <TextField
+            autoFocus
+            multiline
+            minRows={2}
+            fullWidth
+            label={t.rejectReason}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            sx={{ mt: 1 }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setRejecting(false)}>{texts.common.cancel}</Button>
+          <Button
+            color="error"
+            variant="contained"
+            disabled={!reason.trim()}
+            loading={transition.isPending}
+            onClick={() => act('reject', reason)}
+          >
+            {t.reject}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
 }

@@ -1,6 +1,379 @@
-import { EmptyState } from '@/components/ui/empty-state';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { API, UPLOAD_FORMATS, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
+import { type DragEvent, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
+import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
+import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth';
+import { formatBytes } from '@/lib/format';
+import { useDecidePledgeUpload } from '../api/decide-pledge-upload';
+import { usePledgeUpload } from '../api/get-pledge-upload';
+import { useUploadPledgeEvents } from '../api/upload-pledge-events';
 
+const t = texts.pledgeUploadEvents.file;
+const UPLOAD_PARAM = 'upload';
+const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function DownloadLinks({
+  href,
+  label,
+}: {
+  href: (format: string) => string;
+  label: (format: string) => string;
+}) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      {UPLOAD_FORMATS.map((format) => (
+        <Button
+          key={format}
+          size="small"
+          variant="outlined"
+          startIcon={<FileDownloadOutlinedIcon />}
+          href={href(format)}
+          download
+        >
+          {label(format.toUpperCase())}
+        </Button>
+      ))}
+    </Stack>
+  );
+}
+
+/** A file of pledge notifications: send, check (progress), preview with errors, confirm, result. */
 export default function UploadEventsTablePage() {
-  return <EmptyState description={texts.pages.pledgesUploadEvents.tableDescription} />;
+  const user = useUser();
+  const [params, setParams] = useSearchParams();
+  const uploadId = params.get(UPLOAD_PARAM);
+  const [percent, setPercent] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const send = useUploadPledgeEvents();
+
+  if (user?.role === 'viewer') {
+    return <Alert severity="info">{texts.pledgeUploadEvents.form.viewer}</Alert>;
+  }
+
+  const take = (files: FileList | null) => {
+    const file = files?.[0];
+    if (!file) {
+      return;
+    }
+    const extension = file.name.split('.').pop()?.toLowerCase();
+    if (extension !== 'csv' && extension !== 'xlsx') {
+      setError(t.wrongType(file.name));
+      return;
+    }
+    setError(null);
+    setPercent(0);
+    send.mutate(
+      { file, onProgress: setPercent },
+      {
+        onSuccess: (upload) => {
+          setPercent(null);
+          setParams({ [UPLOAD_PARAM]: upload.id });
+        },
+        onError: (failure) => {
+          setPercent(null);
+          setError(getErrorMessage(failure));
+        },
+      },
+    );
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    take(event.dataTransfer.files);
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 } }}>
+      {percent !== null ? (
+        <Stack spacing={1.5}>
+          <Typography variant="h6" component="h2">
+            {t.sending}
+          </Typography>
+          <LinearProgress
+            variant="determinate"
+            value={percent}
+            aria-label={t.sending}
+            sx={{ height: 8, borderRadius: 4 }}
+          />
+        </Stack>
+      ) : uploadId ? (
+        <UploadView uploadId={uploadId} onRestart={() => setParams({})} />
+      ) : (
+        <Stack spacing={2.5}>
+          <div>
+            <Typography variant="h6" component="h2">
+              {t.title}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t.hint}
+            </Typography>
+          </div>
+          {error && (
+            <Alert severity="error" role="alert" onClose={() => setError(null)}>
+              {error}
+            </Alert>
+          )}
+          <Box
+            onDragOver={(event) => {
+              event.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            data-testid="drop-zone"
+            sx={{
+              border: 2,
+              borderStyle: 'dashed',
+              borderColor: dragging ? 'primary.main' : 'divider',
+              borderRadius: 2,
+              p: { xs: 3, md: 5 },
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              textAlign: 'center',
+              gap: 1.5,
+            }}
+          >
+            <UploadFileIcon color={dragging ? 'primary' : 'action'} sx={{ fontSize: 48 }} />
+            <Typography variant="h6" component="p">
+              {t.dropTitle}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {`${t.dropHint} · CSV, XLSX · ${formatBytes(UPLOAD_MAX_BYTES_DEFAULT)}`}
+            </Typography>
+            <input
+              ref={input}
+              id={inputId}
+              type="file"
+              accept={ACCEPT}
+              hidden
+              data-testid="file-input"
+              onChange={(event) => {
+                take(event.target.files);
+                event.target.value = '';
+              }}
+            />
+            <Button variant="contained" onClick={() => input.current?.click()}>
+              {t.choose}
+            </Button>
+          </Box>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+            <Typography variant="body2" color="text.secondary">
+              {t.templateHint}
+            </Typography>
+            <DownloadLinks
+              href={(format) => apiUrl(API.pledgeUploadTemplate, { format })}
+              label={t.template}
+            />
+          </Stack>
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+function UploadView({ uploadId, onRestart }: { uploadId: string; onRestart: () => void }) {
+  const upload = useUpload(uploadId);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const decide = useDecidePledgeUpload({ onError: (error) => setActionError(getErrorMessage(error)) });
+  if (upload.isPending) {
+    return <Skeleton height={120} />;
+  }
+  if (upload.isError) {
+    return <Alert severity="error">{getErrorMessage(upload.error)}</Alert>;
+  }
+  const data = upload.data;
+  const { counts, status } = data;
+  const again = (
+    <Button variant="outlined" onClick={onRestart}>
+      {t.another}
+    </Button>
+  );
+  return (
+    <Stack spacing={2.5} data-testid="upload-view" data-status={status}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h6" component="h2" sx={{ overflowWrap: 'anywhere' }}>
+            {data.fileName}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="upload-counts">
+            {t.counts(counts.rows, counts.accepted, counts.duplicates, counts.rejected)}
+          </Typography>
+        </Box>
+        <UploadStatusChip status={status} label={data.statusLabel} />
+      </Stack>
+      {actionError && (
+        <Alert severity="error" onClose={() => setActionError(null)}>
+          {actionError}
+        </Alert>
+      )}
+      {(status === 'received' || status === 'validating' || status === 'importing') && (
+        <LinearProgress
+          aria-label={status === 'importing' ? t.importing : t.validating}
+          sx={{ height: 8, borderRadius: 4 }}
+        />
+      )}
+      {status === 'validated' && (
+        <>
+          <Alert severity={counts.rejected > 0 ? 'warning' : 'info'}>
+            {counts.accepted > 0 ? t.previewHint : t.nothingToAdd}
+          </Alert>
+          <PreviewTable upload={data} />
+          <ErrorsTable upload={data} />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+            <Button
+              variant="contained"
+              disabled={counts.accepted === 0}
+              loading={decide.isPending}
+              onClick={() => decide.mutate({ id: data.id, decision: 'confirm' })}
+            >
+              {t.confirm}
+            </Button>
+            <Button
+              color="error"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate({ id: data.id, decision: 'cancel' })}
+            >
+              {t.cancel}
+            </Button>
+          </Stack>
+        </>
+      )}
+      {(status === 'done' || status === 'done_with_errors') && (
+        <>
+          <Alert severity={status === 'done' ? 'success' : 'warning'} data-testid="upload-result">
+            {status === 'done' ? t.done : t.doneWithErrors}
+          </Alert>
+          <ErrorsTable upload={data} />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+            <Button variant="contained" component={Link} to={paths.pledgesEventsRegistryTable.getHref()}>
+              {t.toRegistry}
+            </Button>
+            <Button component={Link} to={paths.pledgesEventsRegistryPackages.getHref()}>
+              {t.toPackages}
+            </Button>
+            {again}
+          </Stack>
+        </>
+      )}
+      {(status === 'failed' || status === 'cancelled') && (
+        <>
+          <Alert severity={status === 'failed' ? 'error' : 'info'}>
+            {status === 'failed' ? (data.errorMessage ?? t.failed) : t.cancelled}
+          </Alert>
+          <Box>{again}</Box>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+const useUpload = usePledgeUpload;
+
+function PreviewTable({ upload }: { upload: UploadDetail }) {
+  if (upload.preview.length === 0) {
+    return null;
+  }
+  return (
+    <Stack spacing={1}>
+      <Typography variant="subtitle1" component="h3">
+        {t.preview}
+      </Typography>
+      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <Table size="small" aria-label={t.preview}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t.row}</TableCell>
+              <TableCell>{t.event}</TableCell>
+              <TableCell>{t.vehicle}</TableCell>
+              <TableCell>{t.contract}</TableCell>
+              <TableCell>{t.pledgor}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {upload.preview.map((row) => (
+              <TableRow key={row.rowNumber}>
+                <TableCell>{row.rowNumber}</TableCell>
+                <TableCell>{row.label}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+                  {row.displayIdentifier}
+                  {row.warning && (
+                    <Typography
+                      variant="caption"
+                      color="warning.main"
+                      sx={{ display: 'block', fontFamily: 'inherit' }}
+                    >
+                      {row.warning}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>{row.contractNumber}</TableCell>
+                <TableCell>{row.pledgorName}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Stack>
+  );
+}
+
+function ErrorsTable({ upload }: { upload: UploadDetail }) {
+  if (upload.errors.length === 0) {
+    return null;
+  }
+  return (
+    <Stack spacing={1} data-testid="rejected-rows">
+      <Typography variant="subtitle1" component="h3">
+        {t.rejected}
+      </Typography>
+      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        <Table size="small" aria-label={t.rejected}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t.row}</TableCell>
+              <TableCell>{t.vehicle}</TableCell>
+              <TableCell>{t.reason}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {upload.errors.map((row) => (
+              <TableRow key={`${row.rowNumber}-${row.field}`}>
+                <TableCell>{row.rowNumber}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{row.values.vin || texts.common.dash}</TableCell>
+                <TableCell sx={{ color: 'error.main' }}>{row.message}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <DownloadLinks
+        href={(format) => apiUrl(API.uploadErrorsFile(upload.id), { format })}
+        label={t.errorFile}
+      />
+    </Stack>
+  );
 }

@@ -1,0 +1,92 @@
+import type { EventType, ItemKind, ItemStatus, Severity } from '@pledgewatch/contract';
+import type { Queryable } from '../../db/pool.ts';
+
+export async function countItemsByKindAndStatus(
+  db: Queryable,
+  organisationId: string,
+): Promise<{ kind: ItemKind; status: ItemStatus; n: number }[]> {
+  const { rows } = await db.query<{ kind: ItemKind; status: ItemStatus; n: number }>(
+    `SELECT kind, status, count(*)::int AS n FROM monitoring_items WHERE organisation_id = $1 GROUP BY 1, 2`,
+    [organisationId],
+  );
+  return rows;
+}
+
+/** The same rows the events list counts with `read=false` (every event has its item). */
+export async function countUnreadEvents(
+  db: Queryable,
+  organisationId: string,
+): Promise<{ event_type: EventType; severity: Severity; n: number }[]> {
+  const { rows } = await db.query<{ event_type: EventType; severity: Severity; n: number }>(
+    `SELECT event_type, severity, count(*)::int AS n FROM monitoring_events
+      WHERE organisation_id = $1 AND read_at IS NULL GROUP BY 1, 2`,
+    [organisationId],
+  );
+  return rows;
+}
+
+export interface LastRunRow {
+  id: string;
+  trigger: 'manual' | 'scheduled';
+  status: 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed';
+  items_total: number;
+  items_done: number;
+  events_created: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export async function getLastCheckRun(
+  db: Queryable,
+  organisationId: string,
+): Promise<LastRunRow | undefined> {
+  const { rows } = await db.query<LastRunRow>(
+    `SELECT id, trigger, status, items_total, items_done, events_created, created_at, started_at, finished_at
+       FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [organisationId],
+  );
+  return rows[0];
+}
+
+export async function countFailedDeliveries(
+  db: Queryable,
+  organisationId: string,
+  since: Date,
+): Promise<{ recent: number; total: number }> {
+  const { rows } = await db.query<{ recent: number; total: number }>(
+    `SELECT count(*) FILTER (WHERE created_at >= $2)::int AS recent, count(*)::int AS total
+       FROM notification_deliveries WHERE organisation_id = $1 AND status = 'failed'`,
+    [organisationId, since],
+  );
+  return rows[0]!;
+}
+
+export interface RecentCheckRow {
+  id: string;
+  number: string;
+  kind: ItemKind;
+  document_type: string | null;
+  identifier: string;
+  status: 'completed' | 'partial' | 'failed';
+  findings_count: number;
+  demo: boolean;
+  created_by: string | null;
+  created_by_name: string;
+  created_at: Date;
+  duration_ms: number;
+}
+
+export async function findRecentOneTimeChecks(
+  db: Queryable,
+  organisationId: string,
+  limit: number,
+): Promise<RecentCheckRow[]> {
+  const { rows } = await db.query<RecentCheckRow>(
+    `SELECT id, number, kind, document_type, identifier, status, findings_count, demo, created_by, created_by_name,
+            created_at, duration_ms
+       FROM one_time_checks WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [organisationId, limit],
+  );
+  return rows;
+}

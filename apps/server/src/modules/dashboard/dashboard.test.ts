@@ -1,0 +1,144 @@
+import type { DashboardResponse } from '@pledgewatch/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import {
+  insertDelivery,
+  insertEvent,
+  insertItem,
+  insertOneTimeCheck,
+  insertRun,
+} from '../statistics/testing/statistics-fixtures.ts';
+
+const { app } = await buildTestApp();
+
+async function get<T>(user: TestUser, url: string): Promise<T> {
+  const response = await app.inject({ method: 'GET', url, headers: bearer(user.token) });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+const dashboard = (user: TestUser) => get<DashboardResponse>(user, '/api/v1/monitoring/dashboard');
+
+let user: TestUser;
+let runningRun: string;
+beforeAll(async () => {
+  user = await createSignedInUser(app);
+  const org = user.organisationId;
+  const vins = [];
+  for (let i = 0; i < 4; i++) {
+    vins.push(await insertItem(app.db, org));
+  }
+  await insertItem(app.db, org, { status: 'paused' });
+  await insertItem(app.db, org, { archivedAt: '2026-01-01T00:00:00Z' });
+  const document = await insertItem(app.db, org, { kind: 'document' });
+  const oldRun = await insertRun(app.db, org, { createdAt: '2026-03-01T10:00:00Z', itemsDone: 7 });
+  const event = (itemId: string, type: string, source: string, severity: string, read = false) =>
+    insertEvent(app.db, {
+      organisationId: org,
+      itemId,
+      runId: oldRun,
+      type,
+      source,
+      severity,
+      read,
+      detectedAt: '2026-03-01T10:05:00Z',
+    });
+  await event(vins[0]!, 'pledge_registered_other', 'pledges', 'critical');
+  await event(vins[1]!, 'pledge_registered_other', 'pledges', 'critical');
+  await event(vins[2]!, 'pledge_registered_other', 'pledges', 'critical', true);
+  await event(vins[0]!, 'wanted_added', 'wanted', 'critical');
+  await event(vins[1]!, 'restriction_added', 'restrictions', 'high');
+  await event(document, 'enforcement_opened', 'enforcement', 'high');
+  await event(document, 'enforcement_closed', 'enforcement', 'low', true);
+  runningRun = await insertRun(app.db, org, { status: 'running', itemsDone: 3 });
+  await app.db.query('UPDATE check_runs SET items_total = 7, items_done = 3 WHERE id = $1', [runningRun]);
+  await insertDelivery(app.db, org, { status: 'failed' });
+  await insertDelivery(app.db, org, { status: 'failed', createdAt: '2026-01-01T00:00:00Z' });
+  await insertDelivery(app.db, org, { status: 'sent' });
+  for (let i = 0; i < 6; i++) {
+    await insertOneTimeCheck(app.db, org, { createdAt: `2026-03-0${i + 1}T10:00:00Z`, findings: i });
+  }
+});
+
+describe('GET /api/v1/monitoring/dashboard', () => {
+  it('counts the portfolio, unread events, the last run, failed deliveries and recent checks', async () => {
+    const result = await dashboard(user);
+    expect(result.items).toEqual({
+      monitored: 6,
+      byKind: [
+        { kind: 'vin', active: 4, paused: 1, archived: 1 },
+        { kind: 'document', active: 1, paused: 0, archived: 0 },
+      ],
+    });
+    expect(result.unreadEvents.total).toBe(5);
+    expect(result.unreadEvents.byType).toEqual([
+      { type: 'pledge_registered_other', severity: 'critical', count: 2 },
+      { type: 'wanted_added', severity: 'critical', count: 1 },
+      { type: 'restriction_added', severity: 'high', count: 1 },
+      { type: 'enforcement_opened', severity: 'high', count: 1 },
+    ]);
+    expect(result.unreadEvents.bySeverity).toEqual([
+      { severity: 'critical', count: 3 },
+      { severity: 'high', count: 2 },
+      { severity: 'medium', count: 0 },
+      { severity: 'low', count: 0 },
+    ]);
+    expect(result.lastRun).toMatchObject({ id: runningRun, status: 'running', itemsTotal: 7, itemsDone: 3 });
+    expect(result.deliveries).toMatchObject({ failedRecent: 1, failedTotal: 2 });
+    expect(result.recentOneTimeChecks).toHaveLength(5);
+    expect(result.recentOneTimeChecks.map((check) => check.findingsCount)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('every number equals the total of the list it links to', async () => {
+    const result = await dashboard(user);
+    for (const cell of result.unreadEvents.byType) {
+      const list = await get<{ total: number }>(
+        user,
+        `/api/v1/monitoring/events/items?type=${cell.type}&severity=${cell.severity}&read=false`,
+      );
+      expect(list.total, `${cell.type}/${cell.severity}`).toBe(cell.count);
+    }
+    for (const cell of result.unreadEvents.bySeverity) {
+      const list = await get<{ total: number }>(
+        user,
+        `/api/v1/monitoring/events/items?severity=${cell.severity}&read=false`,
+      );
+      expect(list.total).toBe(cell.count);
+    }
+    const all = await get<{ total: number; unread: number }>(
+      user,
+      '/api/v1/monitoring/events/items?read=false',
+    );
+    expect(all.total).toBe(result.unreadEvents.total);
+    expect(all.unread).toBe(result.unreadEvents.total);
+    for (const kind of result.items.byKind) {
+      for (const status of ['active', 'paused', 'archived'] as const) {
+        const list = await get<{ total: number }>(
+          user,
+          `/api/v1/monitoring/items?entity=${kind.kind}&status=${status}`,
+        );
+        expect(list.total, `${kind.kind}/${status}`).toBe(kind[status]);
+      }
+    }
+    const failed = await get<{ total: number }>(
+      user,
+      '/api/v1/monitoring/notifications/deliveries?status=failed',
+    );
+    expect(failed.total).toBe(result.deliveries.failedTotal);
+  });
+
+  it('shows a new organisation nothing of another one', async () => {
+    const stranger = await createSignedInUser(app);
+    const result = await dashboard(stranger);
+    expect(result.items.monitored).toBe(0);
+    expect(result.unreadEvents.total).toBe(0);
+    expect(result.unreadEvents.byType).toEqual([]);
+    expect(result.lastRun).toBeNull();
+    expect(result.deliveries).toMatchObject({ failedRecent: 0, failedTotal: 0 });
+    expect(result.recentOneTimeChecks).toEqual([]);
+  });
+
+  it('needs a session', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1/monitoring/dashboard' });
+    expect(response.statusCode).toBe(401);
+  });
+});

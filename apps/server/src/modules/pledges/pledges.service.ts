@@ -1,0 +1,227 @@
+import {
+  type CreatePledgeEventResponse,
+  EVENT_SUBMISSION_STATUS_LABELS,
+  PACKAGE_ACTION_LABELS,
+  type PackageHistoryEntry,
+  PLEDGE_EVENT_KIND_LABELS,
+  PLEDGE_LAPSE_DAYS,
+  PLEDGE_STATUS_LABELS,
+  type PledgeEvent,
+  type PledgeEventData,
+  type PledgeEventDetail,
+  type PledgeEventsResponse,
+  type PledgeParty,
+  partyName,
+  type pledgeEventsQuerySchema,
+} from '@pledgewatch/contract';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { withTransaction } from '../../db/pool.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import { recordAudit } from '../audit/audit.queries.ts';
+import { applyPledgeEvent, isPledgeRuleError, type PledgeRuleError } from './pledge-registry.ts';
+import {
+  type EventListRow,
+  findEvents,
+  getEvent,
+  listEventsOfPledge,
+  listPackageHistory,
+  type PackageHistoryRow,
+} from './pledges.queries.ts';
+
+const DAY_MS = 86_400_000;
+
+const todayIso = () => new Date().toISOString().slice(0, 10);
+
+function partyOut(party: PledgeParty) {
+  return { ...party, name: partyName(party) };
+}
+
+/** The lapse warning: a registered, live pledge whose contract term ends within PLEDGE_LAPSE_DAYS. */
+function lapseOf(row: EventListRow): PledgeEvent['lapse'] {
+  const endsOn = row.pledge_contract_end_date;
+  if (!endsOn || !row.pledge_registered || row.pledge_status === 'excluded') {
+    return null;
+  }
+  const daysLeft = Math.round((Date.parse(endsOn) - Date.parse(todayIso())) / DAY_MS);
+  return daysLeft >= 0 && daysLeft <= PLEDGE_LAPSE_DAYS ? { endsOn, daysLeft } : null;
+}
+
+export function toPledgeEvent(row: EventListRow): PledgeEvent {
+  const status = row.package_status ?? 'new';
+  return {
+    id: row.id,
+    kind: row.kind,
+    kindLabel: PLEDGE_EVENT_KIND_LABELS[row.kind],
+    registrationNumber: row.registration_number,
+    registeredNumber: row.registered_number,
+    notificationDate: row.notification_date,
+    pledgor: partyOut(row.pledgor),
+    pledgee: partyOut(row.pledgee),
+    contract: {
+      name: row.contract_name,
+      number: row.contract_number,
+      date: row.contract_date,
+      endDate: row.contract_end_date,
+    },
+    vehicles: row.vehicles,
+    source: row.source,
+    uploadId: row.upload_id,
+    rowNumber: row.row_number,
+    pledge: {
+      id: row.pledge_id,
+      status: row.pledge_status,
+      statusLabel: PLEDGE_STATUS_LABELS[row.pledge_status],
+      registrationNumber: row.pledge_registration_number,
+    },
+    package:
+      row.package_id && row.package_number !== null && row.package_status
+        ? {
+            id: row.package_id,
+            number: row.package_number,
+            name: row.package_name ?? '',
+            status: row.package_status,
+          }
+        : null,
+    status,
+    statusLabel: EVENT_SUBMISSION_STATUS_LABELS[status],
+    lapse: lapseOf(row),
+    createdBy: row.created_by ? { id: row.created_by, fullName: row.author_name ?? '' } : null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function toHistoryEntry(row: PackageHistoryRow): PackageHistoryEntry {
+  return {
+    action: row.action,
+    actionLabel: PACKAGE_ACTION_LABELS[row.action as keyof typeof PACKAGE_ACTION_LABELS] ?? row.action,
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    comment: row.comment,
+    user: row.user_id ? { id: row.user_id, fullName: row.user_name ?? '' } : null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function ruleErrorToAppError(error: PledgeRuleError): AppError {
+  return new AppError(error.reason === 'unknown' ? 'PLEDGE_UNKNOWN' : 'PLEDGE_CONFLICT', {
+    message: error.message,
+    fieldErrors: error.field ? [{ field: error.field, message: error.message }] : undefined,
+  });
+}
+
+/**
+ * One notification entered by hand: applied to the registry in one transaction (the event, the
+ * pledge's new state, the monitoring items) and written to the audit log. An exclusion needs an admin.
+ */
+export async function createPledgeEvent(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  event: PledgeEventData;
+}): Promise<CreatePledgeEventResponse> {
+  const { auth, event } = options;
+  if (event.kind === 'exclusion' && auth.role !== 'admin') {
+    throw new AppError('PLEDGE_EXCLUSION_ADMIN_ONLY');
+  }
+  const result = await withTransaction(options.db, async (tx) => {
+    let outcome: Awaited<ReturnType<typeof applyPledgeEvent>>;
+    try {
+      outcome = await applyPledgeEvent(
+        tx,
+        { organisationId: auth.organisationId, userId: auth.userId, source: 'form' },
+        event,
+      );
+    } catch (error) {
+      throw isPledgeRuleError(error) ? ruleErrorToAppError(error) : error;
+    }
+    if (outcome.outcome === 'duplicate') {
+      throw new AppError('PLEDGE_EVENT_DUPLICATE');
+    }
+    await recordAudit(tx, {
+      organisationId: auth.organisationId,
+      userId: auth.userId,
+      action: `pledge.${event.kind}`,
+      entity: 'pledge_event',
+      entityId: outcome.eventId,
+      details: {
+        pledgeId: outcome.pledgeId,
+        registrationNumber: event.registrationNumber,
+        contractNumber: event.contract.number,
+        monitoringAdded: outcome.added,
+        monitoringArchived: outcome.archived,
+      },
+    });
+    return outcome;
+  });
+  const row = (await getEvent(options.db, auth.organisationId, result.eventId))!;
+  return {
+    event: toPledgeEvent(row),
+    warnings: event.vehicles.map((v) => v.warning).filter((w): w is string => Boolean(w)),
+    monitoring: { added: result.added, archived: result.archived },
+  };
+}
+
+export async function findPledgeEvents(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  query: z.output<typeof pledgeEventsQuerySchema>;
+}): Promise<PledgeEventsResponse> {
+  const { query } = options;
+  const { items, total } = await findEvents(
+    options.db,
+    {
+      organisationId: options.auth.organisationId,
+      kinds: query.kind,
+      statuses: query.status,
+      pledgeStatuses: query.pledgeStatus,
+      from: query.from,
+      to: query.to,
+      vin: query.vin || undefined,
+      pledgor: query.pledgor || undefined,
+      registrationNumber: query.registrationNumber || undefined,
+      packageId: query.packageId,
+      lapsingWithinDays: query.lapsing ? PLEDGE_LAPSE_DAYS : undefined,
+    },
+    { limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+  );
+  return { items: items.map(toPledgeEvent), total };
+}
+
+/** One event with the history of its pledge (every notification in date order) and of its package. */
+export async function getPledgeEvent(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  eventId: string;
+}): Promise<PledgeEventDetail> {
+  const row = await getEvent(options.db, options.auth.organisationId, options.eventId);
+  if (!row) {
+    throw new AppError('PLEDGE_EVENT_NOT_FOUND');
+  }
+  const siblings = await listEventsOfPledge(options.db, row.pledge_id);
+  const { items: siblingRows } = await findEvents(
+    options.db,
+    { organisationId: options.auth.organisationId, ids: siblings.map((s) => s.id) },
+    { limit: siblings.length, offset: 0 },
+  );
+  const order = new Map(siblings.map((s, index) => [s.id, index]));
+  const packageHistory = row.package_id ? await listPackageHistory(options.db, row.package_id) : [];
+  return {
+    ...toPledgeEvent(row),
+    pledgeHistory: siblingRows
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+      .map((sibling) => {
+        const event = toPledgeEvent(sibling);
+        return {
+          id: event.id,
+          kind: event.kind,
+          kindLabel: event.kindLabel,
+          notificationDate: event.notificationDate,
+          status: event.status,
+          statusLabel: event.statusLabel,
+          createdAt: event.createdAt,
+        };
+      }),
+    packageHistory: packageHistory.map(toHistoryEntry),
+  };
+}

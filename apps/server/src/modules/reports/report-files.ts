@@ -1,0 +1,261 @@
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { ReportEncoding } from '@pledgewatch/contract';
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+
+/** One cell: text, a number, or empty. */
+export type Cell = string | number | null;
+
+export interface ReportColumn {
+  header: string;
+  /** Relative width (characters in XLSX; a share of the page in PDF). */
+  width: number;
+  /** Keep as text in Excel (identifiers with leading zeros). */
+  text?: boolean;
+  /** Points the column needs in the PDF so that its values do not wrap (VINs, dates). */
+  pdfMinWidth?: number;
+}
+
+/** PDF column widths: each at least its minimum, the rest of the page shared by relative width. */
+export function pdfColumnWidths(columns: readonly ReportColumn[], tableWidth: number): number[] {
+  const fixed = columns.reduce((sum, column) => sum + (column.pdfMinWidth ?? 0), 0);
+  const share = columns.reduce((sum, column) => sum + (column.pdfMinWidth ? 0 : column.width), 0);
+  const rest = Math.max(0, tableWidth - fixed);
+  return columns.map((column) => column.pdfMinWidth ?? (column.width / share) * rest);
+}
+
+/** Rows come in batches (one cursor fetch each). */
+export type RowBatches = AsyncIterable<Cell[][]>;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell that a spreadsheet would take for a formula (= + - @, or a tab / carriage return before
+ * one) gets a leading apostrophe, so it is shown as the text it is (CSV injection).
+ */
+export const neutralise = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
+
+// ─── Windows-1251 ───────────────────────────────────────────────────────────────────────────
+
+let cp1251: Map<number, number> | undefined;
+
+/** Unicode code point → Windows-1251 byte, built once from the runtime's own decoder. */
+function cp1251Table(): Map<number, number> {
+  if (!cp1251) {
+    cp1251 = new Map();
+    const decoder = new TextDecoder('windows-1251');
+    for (let byte = 0x80; byte <= 0xff; byte++) {
+      const char = decoder.decode(Uint8Array.of(byte));
+      if (char.length === 1 && char !== '\uFFFD') {
+        cp1251.set(char.codePointAt(0)!, byte);
+      }
+    }
+  }
+  return cp1251;
+}
+
+/** Text in Windows-1251; characters it lacks become «?». */
+export function encodeCp1251(text: string): Buffer {
+  const table = cp1251Table();
+  const bytes = Buffer.allocUnsafe(text.length);
+  let length = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes[length++] = code < 0x80 ? code : (table.get(code) ?? 0x3f);
+  }
+  return bytes.subarray(0, length);
+}
+
+// ─── CSV ────────────────────────────────────────────────────────────────────────────────────
+
+function csvCell(value: Cell): string {
+  if (value === null) {
+    return '';
+  }
+  if (typeof value === 'number') {
+    return String(value);
+  }
+  const text = neutralise(value);
+  return /[";\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** CSV with `;` (what Excel in a Russian locale expects): UTF-8 with BOM, or Windows-1251. */
+export function csvReport(options: {
+  columns: readonly ReportColumn[];
+  rows: RowBatches;
+  encoding: ReportEncoding;
+}): Readable {
+  const encode = (text: string) =>
+    options.encoding === 'windows-1251' ? encodeCp1251(text) : Buffer.from(text, 'utf8');
+  async function* chunks() {
+    const header = `${options.columns.map((column) => csvCell(column.header)).join(';')}\r\n`;
+    yield encode(options.encoding === 'utf-8' ? `\uFEFF${header}` : header);
+    for await (const batch of options.rows) {
+      let text = '';
+      for (const row of batch) {
+        text += `${row.map(csvCell).join(';')}\r\n`;
+      }
+      yield encode(text);
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+// ─── XLSX ───────────────────────────────────────────────────────────────────────────────────
+
+const xlsxValue = (value: Cell) => (typeof value === 'string' ? neutralise(value) : value);
+
+/**
+ * XLSX through exceljs' streaming writer: rows are committed as they come and the next batch is read
+ * only once the HTTP side has taken what was written (so memory holds about one batch).
+ */
+export function xlsxReport(options: {
+  sheetName: string;
+  columns: readonly ReportColumn[];
+  rows: RowBatches;
+}): Readable {
+  const output = new PassThrough({ highWaterMark: 256 * 1024 });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useSharedStrings: false,
+    useStyles: true,
+  });
+  const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = options.columns.map((column) => ({ header: column.header, width: column.width }));
+  sheet.getRow(1).font = { bold: true };
+  const textColumns = options.columns.flatMap((column, index) => (column.text ? [index + 1] : []));
+  (async () => {
+    for await (const batch of options.rows) {
+      if (output.destroyed) {
+        // The download was cancelled: leaving the loop closes the cursor.
+        return;
+      }
+      for (const values of batch) {
+        const row = sheet.addRow(values.map(xlsxValue));
+        for (const column of textColumns) {
+          row.getCell(column).numFmt = '@';
+        }
+        row.commit();
+      }
+      while (output.writableNeedDrain && !output.destroyed) {
+        await Promise.race([once(output, 'drain'), once(output, 'close')]);
+      }
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: Error) => output.destroy(error));
+  return output;
+}
+
+// ─── PDF ────────────────────────────────────────────────────────────────────────────────────
+
+// The DejaVu font the check document uses: Cyrillic glyphs whatever the host has installed.
+const fontDir = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
+  'ttf',
+);
+const REGULAR = path.join(fontDir, 'DejaVuSans.ttf');
+const BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
+const GREY = '#555555';
+const LINE = '#bbbbbb';
+
+/** A landscape A4 table; at most `limit` rows, with a note when the report holds more. */
+export function pdfReport(options: {
+  title: string;
+  subtitle: string;
+  columns: readonly ReportColumn[];
+  rows: RowBatches;
+  total: number;
+  limit: number;
+  /** Shown above the table when rows were left out. */
+  limitNote: string;
+  emptyNote: string;
+}): Readable {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margins: { top: 36, bottom: 36, left: 30, right: 30 },
+    bufferPages: false,
+    info: { Title: options.title, Creator: 'Pledgewatch' },
+  });
+  pdf.registerFont('regular', REGULAR);
+  pdf.registerFont('bold', BOLD);
+
+  const left = pdf.page.margins.left;
+  const tableWidth = pdf.page.width - left - pdf.page.margins.right;
+  const widths = pdfColumnWidths(options.columns, tableWidth);
+  const padding = 2;
+  const fontSize = 7;
+
+  const drawRow = (cells: string[], bold: boolean) => {
+    pdf.font(bold ? 'bold' : 'regular').fontSize(fontSize);
+    const height =
+      Math.max(
+        ...cells.map((cell, index) =>
+          pdf.heightOfString(cell || ' ', { width: widths[index]! - 2 * padding }),
+        ),
+      ) +
+      2 * padding;
+    if (pdf.y + height > pdf.page.height - pdf.page.margins.bottom) {
+      pdf.addPage();
+      if (!bold) {
+        drawRow(
+          options.columns.map((column) => column.header),
+          true,
+        );
+        pdf.font('regular').fontSize(fontSize);
+      }
+    }
+    const top = pdf.y;
+    let x = left;
+    cells.forEach((cell, index) => {
+      pdf.fillColor('black').text(cell, x + padding, top + padding, { width: widths[index]! - 2 * padding });
+      x += widths[index]!;
+    });
+    pdf
+      .moveTo(left, top + height)
+      .lineTo(left + tableWidth, top + height)
+      .lineWidth(0.3)
+      .strokeColor(LINE)
+      .stroke();
+    pdf.x = left;
+    pdf.y = top + height;
+  };
+
+  (async () => {
+    pdf.font('bold').fontSize(14).fillColor('black').text(options.title);
+    pdf.font('regular').fontSize(9).fillColor(GREY).text(options.subtitle);
+    if (options.total > options.limit) {
+      pdf.moveDown(0.3).font('bold').fontSize(9).fillColor('#b00020').text(options.limitNote);
+    }
+    pdf.moveDown(0.6);
+    drawRow(
+      options.columns.map((column) => column.header),
+      true,
+    );
+    let written = 0;
+    for await (const batch of options.rows) {
+      if (pdf.destroyed) {
+        return;
+      }
+      for (const row of batch) {
+        if (written >= options.limit) {
+          break;
+        }
+        drawRow(
+          row.map((cell) => (cell === null ? '' : String(cell))),
+          false,
+        );
+        written++;
+      }
+    }
+    if (written === 0) {
+      pdf.moveDown().font('regular').fontSize(9).fillColor(GREY).text(options.emptyNote, left);
+    }
+    pdf.end();
+  })().catch((error: Error) => pdf.destroy(error));
+  return pdf as unknown as Readable;
+}

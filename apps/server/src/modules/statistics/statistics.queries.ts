@@ -1,0 +1,178 @@
+import type { DeliveryStatus, ItemKind, StatisticsGrouping } from '@pledgewatch/contract';
+import type { Queryable } from '../../db/pool.ts';
+
+/**
+ * The period of a statistics query: Moscow days `fromDate`..`toDate` (inclusive) and the same period
+ * as instants, `fromTs` (inclusive) to `toTs` (exclusive), for the tables that store timestamps.
+ */
+export interface StatisticsScope {
+  organisationId: string;
+  fromDate: string;
+  toDate: string;
+  fromTs: string;
+  toTs: string;
+  grouping: StatisticsGrouping;
+  itemKinds: ItemKind[];
+  /** `%…%` pattern for lower(label), or null. */
+  labelPattern: string | null;
+}
+
+/** The bucket of a Moscow timestamp: its first day (date_trunc of the Moscow wall-clock time). */
+const bucketOf = (column: string, grouping: string) =>
+  `date_trunc(${grouping}, ${column} AT TIME ZONE 'Europe/Moscow')::date::text`;
+
+export interface BucketCount {
+  bucket: string;
+  n: number;
+}
+
+/** Events per bucket and type from the daily rollup (no label filter). */
+export async function countEventsFromRollup(
+  db: Queryable,
+  scope: StatisticsScope,
+  filter: { eventTypes: string[] | null; sources: string[] | null },
+): Promise<(BucketCount & { event_type: string })[]> {
+  const { rows } = await db.query<BucketCount & { event_type: string }>(
+    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, event_type, sum(events)::int AS n
+       FROM statistics_event_days
+      WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
+        AND ($6::text[] IS NULL OR event_type = ANY($6)) AND ($7::text[] IS NULL OR source_type = ANY($7))
+      GROUP BY 1, 2`,
+    [
+      scope.organisationId,
+      scope.fromDate,
+      scope.toDate,
+      scope.grouping,
+      scope.itemKinds,
+      filter.eventTypes,
+      filter.sources,
+    ],
+  );
+  return rows;
+}
+
+/** Events per bucket and type from the events themselves: the label filter needs the items. */
+export async function countEventsByLabel(
+  db: Queryable,
+  scope: StatisticsScope,
+  filter: { eventTypes: string[] | null; sources: string[] | null },
+): Promise<(BucketCount & { event_type: string })[]> {
+  const { rows } = await db.query<BucketCount & { event_type: string }>(
+    `SELECT ${bucketOf('e.detected_at', '$4')} AS bucket, e.event_type, count(*)::int AS n
+       FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
+      WHERE e.organisation_id = $1 AND e.detected_at >= $2 AND e.detected_at < $3
+        AND i.kind = ANY($5::text[]) AND lower(i.label) LIKE $6
+        AND ($7::text[] IS NULL OR e.event_type = ANY($7)) AND ($8::text[] IS NULL OR e.source_type = ANY($8))
+      GROUP BY 1, 2`,
+    [
+      scope.organisationId,
+      scope.fromTs,
+      scope.toTs,
+      scope.grouping,
+      scope.itemKinds,
+      scope.labelPattern,
+      filter.eventTypes,
+      filter.sources,
+    ],
+  );
+  return rows;
+}
+
+/**
+ * The portfolio at the start of the period (created before it and not archived before it) and the
+ * items added and archived per bucket. The size at a bucket's end is the start plus the running sum.
+ */
+export async function countPortfolio(
+  db: Queryable,
+  scope: StatisticsScope,
+): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
+  const label = scope.labelPattern ? 'AND lower(label) LIKE $4' : '';
+  const base = [scope.organisationId, scope.itemKinds, scope.fromTs];
+  const labelParams = scope.labelPattern ? [scope.labelPattern] : [];
+  const at = labelParams.length + 4;
+  const [createdBefore, archivedBefore, added, archived] = await Promise.all([
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM monitoring_items
+        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND created_at < $3 ${label}`,
+      [...base, ...labelParams],
+    ),
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM monitoring_items
+        WHERE organisation_id = $1 AND archived_at IS NOT NULL AND archived_at < $3 AND kind = ANY($2::text[])
+          AND created_at < $3 ${label}`,
+      [...base, ...labelParams],
+    ),
+    db.query<BucketCount>(
+      `SELECT ${bucketOf('created_at', `$${at + 1}`)} AS bucket, count(*)::int AS n FROM monitoring_items
+        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND created_at >= $3 AND created_at < $${at} ${label}
+        GROUP BY 1`,
+      [...base, ...labelParams, scope.toTs, scope.grouping],
+    ),
+    db.query<BucketCount>(
+      `SELECT ${bucketOf('archived_at', `$${at + 1}`)} AS bucket, count(*)::int AS n FROM monitoring_items
+        WHERE organisation_id = $1 AND archived_at IS NOT NULL AND archived_at >= $3 AND archived_at < $${at}
+          AND kind = ANY($2::text[]) ${label}
+        GROUP BY 1`,
+      [...base, ...labelParams, scope.toTs, scope.grouping],
+    ),
+  ]);
+  return {
+    start: createdBefore.rows[0]!.n - archivedBefore.rows[0]!.n,
+    added: added.rows,
+    archived: archived.rows,
+  };
+}
+
+export async function countCheckRuns(
+  db: Queryable,
+  scope: StatisticsScope,
+): Promise<(BucketCount & { items: number })[]> {
+  const { rows } = await db.query<BucketCount & { items: number }>(
+    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n, coalesce(sum(items_done), 0)::int AS items
+       FROM check_runs WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+      GROUP BY 1`,
+    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
+  );
+  return rows;
+}
+
+export async function countOneTimeChecks(db: Queryable, scope: StatisticsScope): Promise<BucketCount[]> {
+  const { rows } = await db.query<BucketCount>(
+    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n
+       FROM one_time_checks
+      WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = ANY($5::text[])
+      GROUP BY 1`,
+    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping, scope.itemKinds],
+  );
+  return rows;
+}
+
+export async function countUploads(
+  db: Queryable,
+  scope: StatisticsScope,
+): Promise<(BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number })[]> {
+  const { rows } = await db.query<
+    BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number }
+  >(
+    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n,
+            coalesce(sum(rows_total), 0)::int AS rows_total, coalesce(sum(rows_accepted), 0)::int AS rows_accepted,
+            coalesce(sum(rows_rejected), 0)::int AS rows_rejected
+       FROM uploads WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+      GROUP BY 1`,
+    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
+  );
+  return rows;
+}
+
+export async function countDeliveries(
+  db: Queryable,
+  scope: StatisticsScope,
+): Promise<(BucketCount & { status: DeliveryStatus })[]> {
+  const { rows } = await db.query<BucketCount & { status: DeliveryStatus }>(
+    `SELECT ${bucketOf('created_at', '$4')} AS bucket, status, count(*)::int AS n
+       FROM notification_deliveries WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+      GROUP BY 1, 2`,
+    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
+  );
+  return rows;
+}

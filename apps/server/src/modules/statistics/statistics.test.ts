@@ -1,0 +1,286 @@
+import type { StatisticsBody, StatisticsPoint, StatisticsResponse } from '@pledgewatch/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import { periodBuckets } from './statistics.service.ts';
+import {
+  insertDelivery,
+  insertEvent,
+  insertItem,
+  insertOneTimeCheck,
+  insertRun,
+  insertUpload,
+} from './testing/statistics-fixtures.ts';
+
+const { app } = await buildTestApp();
+
+async function statistics(user: TestUser, body: StatisticsBody): Promise<StatisticsResponse> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/statistics/data',
+    headers: bearer(user.token),
+    payload: body,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+const byBucket = (result: StatisticsResponse) =>
+  Object.fromEntries(result.points.map((point) => [point.bucket, point])) as Record<string, StatisticsPoint>;
+const nonZero = (record: Record<string, number>) =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== 0));
+
+/**
+ * One organisation with rows at known instants around 1–5 March 2026 (Moscow = UTC+3, so 21:00 UTC
+ * is already the next Moscow day).
+ */
+let user: TestUser;
+let itemA: string;
+beforeAll(async () => {
+  user = await createSignedInUser(app);
+  const org = user.organisationId;
+  const db = app.db;
+  itemA = await insertItem(db, org, { label: 'Toyota Camry', createdAt: '2025-12-01T09:00:00Z' });
+  const itemB = await insertItem(db, org, { label: 'Lada Vesta', createdAt: '2025-12-01T09:00:00Z' });
+  const itemD = await insertItem(db, org, {
+    kind: 'document',
+    label: 'Иванов (passport)',
+    createdAt: '2025-12-01T09:00:00Z',
+  });
+  // Portfolio movements: one item before the period, one archived inside it, one added inside it
+  // (on the Moscow day after its UTC day), one archived before the period.
+  await insertItem(db, org, { createdAt: '2026-02-01T09:00:00Z' });
+  await insertItem(db, org, { createdAt: '2026-02-10T09:00:00Z', archivedAt: '2026-03-02T10:00:00Z' });
+  await insertItem(db, org, { createdAt: '2026-03-03T22:00:00Z' });
+  await insertItem(db, org, { createdAt: '2026-01-01T09:00:00Z', archivedAt: '2026-02-15T09:00:00Z' });
+
+  const run = await insertRun(db, org, { createdAt: '2026-03-01T10:00:00Z', itemsDone: 100 });
+  await insertRun(db, org, { createdAt: '2026-03-03T21:10:00Z', itemsDone: 50 });
+  const event = (itemId: string, type: string, source: string, detectedAt: string) =>
+    insertEvent(db, { organisationId: org, itemId, runId: run, type, source, detectedAt });
+  await event(itemA, 'wanted_added', 'wanted', '2026-03-01T10:00:00Z'); // 01.03 13:00 МСК
+  await event(itemA, 'wanted_added', 'wanted', '2026-02-28T21:00:00Z'); // 01.03 00:00 МСК
+  await event(itemB, 'wanted_added', 'wanted', '2026-02-28T20:59:00Z'); // 28.02 23:59 МСК — outside
+  await event(itemB, 'restriction_added', 'restrictions', '2026-03-02T20:59:00Z'); // 02.03 23:59 МСК
+  await event(itemB, 'pledge_registered_other', 'pledges', '2026-03-02T21:30:00Z'); // 03.03 00:30 МСК
+  await event(itemD, 'bankruptcy_opened', 'bankruptcy', '2026-03-04T12:00:00Z');
+  await event(itemA, 'wanted_removed', 'wanted', '2026-03-05T20:59:59Z'); // 05.03 23:59 МСК
+  await event(itemA, 'wanted_added', 'wanted', '2026-03-05T21:00:00Z'); // 06.03 — outside
+
+  await insertOneTimeCheck(db, org, { createdAt: '2026-03-02T08:00:00Z' });
+  await insertOneTimeCheck(db, org, { kind: 'document', createdAt: '2026-03-02T09:00:00Z' });
+  await insertUpload(db, org, { createdAt: '2026-03-05T10:00:00Z', rows: 10, accepted: 8, rejected: 2 });
+  await insertDelivery(db, org, { status: 'sent', createdAt: '2026-03-01T10:00:00Z' });
+  await insertDelivery(db, org, { status: 'sent', createdAt: '2026-03-01T11:00:00Z' });
+  await insertDelivery(db, org, { status: 'failed', createdAt: '2026-03-01T12:00:00Z' });
+  await insertDelivery(db, org, { status: 'queued', createdAt: '2026-03-05T21:30:00Z' }); // 06.03 — outside
+});
+
+describe('POST /api/v1/monitoring/statistics/data', () => {
+  it('groups by Moscow day: every day present, the 21:00 UTC boundary, hand-computed series', async () => {
+    const result = await statistics(user, { from: '2026-03-01', to: '2026-03-05', grouping: 'day' });
+    expect(result.timezone).toBe('Europe/Moscow');
+    expect(result.points.map((point) => point.bucket)).toEqual([
+      '2026-03-01',
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+    ]);
+    const days = byBucket(result);
+    expect(nonZero(days['2026-03-01']!.eventsByType)).toEqual({ wanted_added: 2 });
+    expect(nonZero(days['2026-03-02']!.eventsByType)).toEqual({ restriction_added: 1 });
+    // 21:30 UTC on 2 March is 00:30 on 3 March in Moscow.
+    expect(nonZero(days['2026-03-03']!.eventsByType)).toEqual({ pledge_registered_other: 1 });
+    expect(nonZero(days['2026-03-04']!.eventsByType)).toEqual({ bankruptcy_opened: 1 });
+    expect(nonZero(days['2026-03-05']!.eventsByType)).toEqual({ wanted_removed: 1 });
+    expect(result.points.map((point) => point.events)).toEqual([2, 1, 1, 1, 1]);
+    // Empty buckets are zeros, every type of the series is present in every bucket.
+    expect(Object.keys(days['2026-03-02']!.eventsByType)).toHaveLength(16);
+    expect(days['2026-03-02']!.eventsByType.wanted_added).toBe(0);
+
+    // Portfolio: 3 old + 1 from February + 1 archived on 2 March; +1 added on 4 March (Moscow).
+    expect(result.totals.itemsMonitoredStart).toBe(5);
+    expect(result.points.map((point) => point.itemsMonitored)).toEqual([5, 4, 4, 5, 5]);
+    expect(result.points.map((point) => point.itemsAdded)).toEqual([0, 0, 0, 1, 0]);
+    expect(result.points.map((point) => point.itemsArchived)).toEqual([0, 1, 0, 0, 0]);
+    expect(result.totals.itemsMonitoredEnd).toBe(5);
+
+    expect(result.points.map((point) => point.checkRuns)).toEqual([1, 0, 0, 1, 0]);
+    expect(result.points.map((point) => point.checkRunItems)).toEqual([100, 0, 0, 50, 0]);
+    expect(result.points.map((point) => point.oneTimeChecks)).toEqual([0, 2, 0, 0, 0]);
+    expect(result.points.map((point) => point.uploads)).toEqual([0, 0, 0, 0, 1]);
+    expect(days['2026-03-05']).toMatchObject({
+      uploadRows: 10,
+      uploadRowsAccepted: 8,
+      uploadRowsRejected: 2,
+    });
+    expect(days['2026-03-01']!.deliveries).toEqual({
+      queued: 0,
+      sending: 0,
+      retrying: 0,
+      sent: 2,
+      failed: 1,
+    });
+    expect(days['2026-03-05']!.deliveries).toEqual({
+      queued: 0,
+      sending: 0,
+      retrying: 0,
+      sent: 0,
+      failed: 0,
+    });
+
+    expect(result.totals).toMatchObject({
+      events: 6,
+      checkRuns: 2,
+      oneTimeChecks: 2,
+      uploads: 1,
+      uploadRows: 10,
+      deliveriesTotal: 3,
+      deliveries: { sent: 2, failed: 1, queued: 0 },
+    });
+    expect(nonZero(result.totals.eventsByType)).toEqual({
+      wanted_added: 2,
+      restriction_added: 1,
+      pledge_registered_other: 1,
+      bankruptcy_opened: 1,
+      wanted_removed: 1,
+    });
+    expect(result.eventTypes[0]).toBe('wanted_added');
+  });
+
+  it('a period with nothing in it is all zeros, not an empty list', async () => {
+    const result = await statistics(user, { from: '2025-06-01', to: '2025-06-03', grouping: 'day' });
+    expect(result.points).toHaveLength(3);
+    for (const point of result.points) {
+      expect(point.events).toBe(0);
+      expect(point.itemsMonitored).toBe(0);
+      expect(point.deliveries).toEqual({ queued: 0, sending: 0, retrying: 0, sent: 0, failed: 0 });
+    }
+  });
+
+  it('groups by ISO week (Monday) and by month, clipping the first and last bucket to the period', async () => {
+    // 1 March 2026 is a Sunday: its week began on 23 February.
+    const weeks = await statistics(user, { from: '2026-03-01', to: '2026-03-16', grouping: 'week' });
+    expect(weeks.points.map((point) => [point.bucket, point.bucketEnd])).toEqual([
+      ['2026-03-01', '2026-03-01'],
+      ['2026-03-02', '2026-03-08'],
+      ['2026-03-09', '2026-03-15'],
+      ['2026-03-16', '2026-03-16'],
+    ]);
+    expect(weeks.points.map((point) => point.events)).toEqual([2, 5, 0, 0]);
+    expect(weeks.points.map((point) => point.itemsMonitored)).toEqual([5, 5, 5, 5]);
+    expect(weeks.points.map((point) => point.checkRuns)).toEqual([1, 1, 0, 0]);
+
+    const months = await statistics(user, { from: '2026-01-15', to: '2026-03-10', grouping: 'month' });
+    expect(months.points.map((point) => [point.bucket, point.bucketEnd])).toEqual([
+      ['2026-01-15', '2026-01-31'],
+      ['2026-02-01', '2026-02-28'],
+      ['2026-03-01', '2026-03-10'],
+    ]);
+    // 28.02 23:59 МСК belongs to February; 06.03 00:00 МСК to March.
+    expect(months.points.map((point) => point.events)).toEqual([0, 1, 7]);
+    // Jan: 3 old (+1 from Jan 1 is before the 15th: counted at start); Feb: +2 added, −1 archived.
+    expect(months.totals.itemsMonitoredStart).toBe(4);
+    expect(months.points.map((point) => point.itemsMonitored)).toEqual([4, 5, 5]);
+  });
+
+  it('filters events by type, source, item kind and label; the label path agrees with the rollup', async () => {
+    const period = { from: '2026-03-01', to: '2026-03-05', grouping: 'day' } as const;
+    const wanted = await statistics(user, { ...period, sources: ['wanted'] });
+    expect(wanted.points.map((point) => point.events)).toEqual([2, 0, 0, 0, 1]);
+    const oneType = await statistics(user, { ...period, eventTypes: ['wanted_added'] });
+    expect(oneType.eventTypes).toEqual(['wanted_added']);
+    expect(Object.keys(oneType.points[0]!.eventsByType)).toEqual(['wanted_added']);
+    expect(oneType.totals.events).toBe(2);
+    const documents = await statistics(user, { ...period, itemKind: 'document' });
+    expect(documents.points.map((point) => point.events)).toEqual([0, 0, 0, 1, 0]);
+    expect(documents.totals.itemsMonitoredStart).toBe(1);
+    expect(documents.totals.oneTimeChecks).toBe(1);
+
+    const camry = await statistics(user, { ...period, label: 'camry' });
+    expect(camry.points.map((point) => point.events)).toEqual([2, 0, 0, 0, 1]);
+    expect(camry.totals.itemsMonitoredStart).toBe(1);
+    // A label every item with a label matches ("a"): the raw events give what the rollup gives.
+    const rollup = await statistics(user, period);
+    const raw = await statistics(user, { ...period, label: 'a' });
+    expect(raw.points.map((point) => point.eventsByType)).toEqual(
+      rollup.points.map((point) => point.eventsByType),
+    );
+  });
+
+  it('keeps the rollup in step when events go away with their item', async () => {
+    const other = await createSignedInUser(app);
+    const item = await insertItem(app.db, other.organisationId, { createdAt: '2026-01-01T00:00:00Z' });
+    const run = await insertRun(app.db, other.organisationId, { createdAt: '2026-03-01T00:00:00Z' });
+    for (const detectedAt of ['2026-03-01T10:00:00Z', '2026-03-01T11:00:00Z']) {
+      await insertEvent(app.db, {
+        organisationId: other.organisationId,
+        itemId: item,
+        runId: run,
+        type: 'accident_recorded',
+        source: 'accidents',
+        detectedAt,
+      });
+    }
+    const period = { from: '2026-03-01', to: '2026-03-01' };
+    expect((await statistics(other, period)).totals.events).toBe(2);
+    await app.db.query('DELETE FROM monitoring_items WHERE id = $1', [item]);
+    expect((await statistics(other, period)).totals.events).toBe(0);
+  });
+
+  it('shows an organisation only its own rows', async () => {
+    const stranger = await createSignedInUser(app);
+    const result = await statistics(stranger, { from: '2026-03-01', to: '2026-03-05' });
+    expect(result.totals).toMatchObject({
+      events: 0,
+      itemsMonitoredStart: 0,
+      itemsMonitoredEnd: 0,
+      checkRuns: 0,
+      oneTimeChecks: 0,
+      uploads: 0,
+      deliveriesTotal: 0,
+    });
+  });
+
+  it('refuses a period that ends before it starts or is too long, and needs a session', async () => {
+    const backwards = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/statistics/data',
+      headers: bearer(user.token),
+      payload: { from: '2026-03-05', to: '2026-03-01' },
+    });
+    expect(backwards.statusCode).toBe(422);
+    expect(backwards.json().fieldErrors).toEqual([{ field: 'to', message: 'Конец периода раньше начала' }]);
+    const long = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/statistics/data',
+      headers: bearer(user.token),
+      payload: { from: '2020-01-01', to: '2026-03-01' },
+    });
+    expect(long.statusCode).toBe(422);
+    const badDate = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/statistics/data',
+      headers: bearer(user.token),
+      payload: { from: '2026-02-30', to: '2026-03-01' },
+    });
+    expect(badDate.statusCode).toBe(422);
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/statistics/data',
+      payload: { from: '2026-03-01', to: '2026-03-02' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('periodBuckets', () => {
+  it('cuts a year into 53 ISO weeks and 12 months', () => {
+    expect(periodBuckets('2026-01-01', '2026-12-31', 'month')).toHaveLength(12);
+    const weeks = periodBuckets('2026-01-01', '2026-12-31', 'week');
+    expect(weeks[0]).toEqual({ key: '2025-12-29', bucket: '2026-01-01', bucketEnd: '2026-01-04' });
+    expect(weeks.at(-1)).toEqual({ key: '2026-12-28', bucket: '2026-12-28', bucketEnd: '2026-12-31' });
+    expect(weeks).toHaveLength(53);
+    expect(periodBuckets('2024-02-01', '2024-03-01', 'day')).toHaveLength(30);
+  });
+});

@@ -1,0 +1,596 @@
+import {
+  PLEDGE_EVENT_KIND_LABELS,
+  PLEDGE_VEHICLES_MAX,
+  type PledgeEventData,
+  type PledgeParty,
+  partyName,
+  pledgeEventInputSchema,
+  type UploadPreviewRow,
+} from '@pledgewatch/contract';
+import { validateVin } from '@pledgewatch/identifiers';
+import pg from 'pg';
+import type { Queryable } from '../../../db/pool.ts';
+import { recordAudit } from '../../audit/audit.queries.ts';
+import { createUploadPackage } from '../../pledges/pledge-packages.service.ts';
+import { applyPledgeEvent, isPledgeRuleError, ruDate, sha256 } from '../../pledges/pledge-registry.ts';
+import { arrayLiteral } from '../copy-writer.ts';
+import { UploadFileError } from '../reader/upload-file-error.ts';
+import type { RowProblem, UploadColumn, UploadKindHandler } from './upload-kind.ts';
+
+const party = (prefix: 'pledgor' | 'pledgee', role: string): UploadColumn[] => [
+  {
+    field: `${prefix}Type`,
+    title: `${role}: тип`,
+    aliases: [`тип ${role.toLowerCase()}я`, `${role} тип лица`],
+  },
+  { field: `${prefix}LastName`, title: `${role}: фамилия`, aliases: [] },
+  { field: `${prefix}FirstName`, title: `${role}: имя`, aliases: [] },
+  { field: `${prefix}MiddleName`, title: `${role}: отчество`, aliases: [] },
+  { field: `${prefix}BirthDate`, title: `${role}: дата рождения`, aliases: [] },
+  { field: `${prefix}DocumentType`, title: `${role}: вид документа`, aliases: [`${role}: документ`] },
+  {
+    field: `${prefix}DocumentNumber`,
+    title: `${role}: серия и номер документа`,
+    aliases: [`${role}: номер документа`],
+  },
+  { field: `${prefix}Name`, title: `${role}: наименование`, aliases: [`${role}: организация`] },
+  { field: `${prefix}Inn`, title: `${role}: ИНН`, aliases: [] },
+  { field: `${prefix}Ogrn`, title: `${role}: ОГРН`, aliases: [`${role}: ОГРНИП`] },
+];
+
+const COLUMNS: UploadColumn[] = [
+  {
+    field: 'kind',
+    title: 'Вид уведомления',
+    aliases: ['вид', 'тип уведомления', 'вид события', 'событие', 'kind'],
+  },
+  {
+    field: 'registrationNumber',
+    title: 'Регистрационный номер',
+    aliases: ['рег номер', 'номер уведомления', 'регистрационный номер залога', 'registration number'],
+  },
+  { field: 'notificationDate', title: 'Дата уведомления', aliases: ['дата события', 'notification date'] },
+  ...party('pledgor', 'Залогодатель'),
+  ...party('pledgee', 'Залогодержатель'),
+  { field: 'contractName', title: 'Договор: наименование', aliases: ['наименование договора'] },
+  { field: 'contractNumber', title: 'Договор: номер', aliases: ['номер договора', 'договор'] },
+  { field: 'contractDate', title: 'Договор: дата', aliases: ['дата договора'] },
+  {
+    field: 'contractEndDate',
+    title: 'Договор: срок исполнения',
+    aliases: ['срок договора', 'дата окончания договора', 'договор срок'],
+  },
+  { field: 'vin', title: 'VIN', aliases: ['вин', 'vin код', 'идентификационный номер'] },
+  { field: 'bodyNumber', title: 'Номер кузова', aliases: ['кузов'] },
+  { field: 'chassisNumber', title: 'Номер шасси', aliases: ['шасси', 'номер шасси рамы'] },
+  {
+    field: 'description',
+    title: 'Описание ТС',
+    aliases: ['описание', 'марка модель', 'транспортное средство'],
+  },
+];
+
+const KINDS: Record<string, PledgeEventData['kind']> = {
+  возникновение: 'creation',
+  'возникновение залога': 'creation',
+  создание: 'creation',
+  уз1: 'creation',
+  creation: 'creation',
+  изменение: 'change',
+  'изменение залога': 'change',
+  уз2: 'change',
+  change: 'change',
+  исключение: 'exclusion',
+  'исключение залога': 'exclusion',
+  прекращение: 'exclusion',
+  уз3: 'exclusion',
+  exclusion: 'exclusion',
+};
+
+const PARTY_TYPES: Record<string, 'individual' | 'company'> = {
+  фл: 'individual',
+  'физическое лицо': 'individual',
+  физлицо: 'individual',
+  individual: 'individual',
+  юл: 'company',
+  'юридическое лицо': 'company',
+  организация: 'company',
+  company: 'company',
+};
+
+const PARTY_DOCUMENTS: Record<string, string> = {
+  '': 'passport_rf',
+  паспорт: 'passport_rf',
+  'паспорт рф': 'passport_rf',
+  'паспорт гражданина рф': 'passport_rf',
+  passport_rf: 'passport_rf',
+  ву: 'driving_licence',
+  'водительское удостоверение': 'driving_licence',
+  driving_licence: 'driving_licence',
+};
+
+const key = (value: string | undefined) =>
+  (value ?? '')
+    .toLowerCase()
+    .replaceAll('ё', 'е')
+    .replace(/[«»"'.]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+function partyInput(values: Readonly<Record<string, string>>, prefix: 'pledgor' | 'pledgee') {
+  const v = (name: string) => values[`${prefix}${name}`] ?? '';
+  const typeText = key(v('Type'));
+  const type =
+    PARTY_TYPES[typeText] ??
+    (typeText === '' ? (v('Name') || v('Inn') || v('Ogrn') ? 'company' : 'individual') : typeText);
+  if (type === 'company') {
+    return { type, name: v('Name'), inn: v('Inn'), ogrn: v('Ogrn') };
+  }
+  return {
+    type,
+    lastName: v('LastName'),
+    firstName: v('FirstName'),
+    middleName: v('MiddleName'),
+    birthDate: v('BirthDate'),
+    documentType: PARTY_DOCUMENTS[key(v('DocumentType'))] ?? v('DocumentType'),
+    documentNumber: v('DocumentNumber'),
+  };
+}
+
+const capitalise = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+
+/** The template column a zod issue is about (pledgor.inn → pledgorInn, vehicles.0.vin → vin). */
+function fieldOf(path: readonly PropertyKey[]): string | null {
+  const [head, second, third] = path.map(String);
+  if (head === 'pledgor' || head === 'pledgee') {
+    return `${head}${second ? capitalise(second === 'name' ? 'name' : second) : 'Type'}`;
+  }
+  if (head === 'contract') {
+    return `contract${capitalise(second ?? 'number')}`;
+  }
+  if (head === 'vehicles') {
+    return third ?? 'vin';
+  }
+  return head ?? null;
+}
+
+/** The columns of one file row → the form's event input (one vehicle). */
+export function rowToEventInput(values: Readonly<Record<string, string>>) {
+  const kindText = key(values.kind);
+  return {
+    kind: KINDS[kindText] ?? (kindText || undefined),
+    registrationNumber: values.registrationNumber,
+    notificationDate: values.notificationDate ?? '',
+    pledgor: partyInput(values, 'pledgor'),
+    pledgee: partyInput(values, 'pledgee'),
+    contract: {
+      name: values.contractName,
+      number: values.contractNumber ?? '',
+      date: values.contractDate ?? '',
+      endDate: values.contractEndDate,
+    },
+    vehicles: [
+      {
+        vin: values.vin,
+        bodyNumber: values.bodyNumber,
+        chassisNumber: values.chassisNumber,
+        description: values.description,
+      },
+    ],
+  };
+}
+
+type EventFields = Omit<PledgeEventData, 'vehicles'>;
+
+interface StagedGroup {
+  group_key: string;
+  first_row: number;
+  rows: number[];
+  event: EventFields;
+  vehicles: {
+    vin: string | null;
+    body_number: string | null;
+    chassis_number: string | null;
+    description: string | null;
+  }[];
+}
+
+/** The staged events of an upload in the order they apply: notification date, then first row. */
+async function loadGroups(db: Queryable, uploadId: string): Promise<StagedGroup[]> {
+  const { rows } = await db.query<StagedGroup>(
+    `SELECT group_key, min(row_number)::int AS first_row, array_agg(row_number ORDER BY row_number) AS rows,
+            (array_agg(event ORDER BY row_number))[1] AS event,
+            json_agg(json_build_object('vin', vin, 'body_number', body_number, 'chassis_number', chassis_number,
+                                       'description', description) ORDER BY row_number) AS vehicles
+       FROM upload_pledge_event_rows WHERE upload_id = $1
+      GROUP BY group_key
+      ORDER BY min(event->>'notificationDate'), min(row_number)`,
+    [uploadId],
+  );
+  return rows;
+}
+
+/** The group's event with its vehicles; a vehicle repeated in the group counts once. */
+function groupEvent(group: StagedGroup): { event: PledgeEventData; repeatedRows: number } {
+  const seen = new Set<string>();
+  const vehicles: PledgeEventData['vehicles'] = [];
+  for (const v of group.vehicles) {
+    const id = `${v.vin ?? ''}|${v.body_number ?? ''}|${v.chassis_number ?? ''}`;
+    if (seen.has(id)) {
+      continue;
+    }
+    seen.add(id);
+    vehicles.push({
+      vin: v.vin,
+      bodyNumber: v.body_number,
+      chassisNumber: v.chassis_number,
+      description: v.description,
+      warning: null,
+    });
+  }
+  return { event: { ...group.event, vehicles }, repeatedRows: group.vehicles.length - vehicles.length };
+}
+
+async function uploaderOf(db: Queryable, uploadId: string) {
+  const { rows } = await db.query<{ role: string | null; file_name: string; created_by: string | null }>(
+    `SELECT u.role, up.file_name, up.created_by FROM uploads up LEFT JOIN users u ON u.id = up.created_by WHERE up.id = $1`,
+    [uploadId],
+  );
+  return rows[0];
+}
+
+/**
+ * Runs `work` and undoes whatever it wrote: inside the caller's transaction through a savepoint, or
+ * on a connection of its own when given the pool.
+ */
+async function dryRun(db: Queryable, work: (client: Queryable) => Promise<void>): Promise<void> {
+  if (db instanceof pg.Pool) {
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      await work(client);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+    return;
+  }
+  await db.query('SAVEPOINT pledge_dry_run');
+  try {
+    await work(db);
+  } finally {
+    await db.query('ROLLBACK TO SAVEPOINT pledge_dry_run');
+    await db.query('RELEASE SAVEPOINT pledge_dry_run');
+  }
+}
+
+const ADMIN_ONLY = 'Исключение залога может оформить только администратор организации';
+const TOO_MANY = `В одном уведомлении не более ${PLEDGE_VEHICLES_MAX} транспортных средств`;
+
+/** Why a group cannot be applied before the registry is even asked, or null. */
+function precheck(group: StagedGroup, role: string | null | undefined): RowProblem | null {
+  if (group.event.kind === 'exclusion' && role !== 'admin') {
+    return { field: 'kind', message: ADMIN_ONLY };
+  }
+  if (group.vehicles.length > PLEDGE_VEHICLES_MAX) {
+    return { field: 'vin', message: TOO_MANY };
+  }
+  return null;
+}
+
+/**
+ * A file of pledge notifications (`/pledges/upload-events`, tab `table`): one row per vehicle, the
+ * notification's fields repeated on each of its rows (docs/pledges.md). Rows are checked one by one
+ * with the form's rules; whole events are then checked against the registry (a change or exclusion
+ * must name a known pledge) in a rolled-back dry run, so the preview shows exactly what the import
+ * will refuse. The import applies the events in date order in one transaction and puts them in a
+ * new package.
+ */
+export const pledgeEventsUpload: UploadKindHandler = {
+  kind: 'pledge_events',
+  columns: COLUMNS,
+  keyFields: ['kind'],
+  missingHeaderMessage:
+    'Не найдена строка заголовков: в первой строке файла нужен столбец «Вид уведомления» ' +
+    '(а также «Дата уведомления», столбцы залогодателя, залогодержателя, договора и «VIN»). Скачайте шаблон',
+  templateRows: [
+    [
+      'Возникновение',
+      '',
+      '15.01.2025',
+      'ФЛ',
+      'Иванов',
+      'Иван',
+      'Иванович',
+      '01.02.1980',
+      'Паспорт РФ',
+      '4506 123456',
+      '',
+      '',
+      '',
+      'ЮЛ',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'ПАО Сбербанк',
+      '7707083893',
+      '1027700132195',
+      'Договор залога',
+      'ДЗ-2025/001',
+      '15.01.2025',
+      '15.01.2030',
+      'XTA210740Y1234565',
+      '',
+      '',
+      'LADA 2107, белый',
+    ],
+    [
+      'Возникновение',
+      '',
+      '15.01.2025',
+      'ФЛ',
+      'Иванов',
+      'Иван',
+      'Иванович',
+      '01.02.1980',
+      'Паспорт РФ',
+      '4506 123456',
+      '',
+      '',
+      '',
+      'ЮЛ',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'ПАО Сбербанк',
+      '7707083893',
+      '1027700132195',
+      'Договор залога',
+      'ДЗ-2025/001',
+      '15.01.2025',
+      '15.01.2030',
+      'Z94CB41AAER123456',
+      '',
+      '',
+      'Hyundai Solaris',
+    ],
+    [
+      'Изменение',
+      '',
+      '20.02.2025',
+      'ФЛ',
+      'Иванов',
+      'Иван',
+      'Иванович',
+      '01.02.1980',
+      'Паспорт РФ',
+      '4506 123456',
+      '',
+      '',
+      '',
+      'ЮЛ',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'ПАО Сбербанк',
+      '7707083893',
+      '1027700132195',
+      'Договор залога',
+      'ДЗ-2025/001',
+      '15.01.2025',
+      '15.01.2031',
+      'XTA210740Y1234565',
+      '',
+      '',
+      'LADA 2107, белый',
+    ],
+  ],
+  stagingTable: 'upload_pledge_event_rows',
+  stagingColumns: [
+    'group_key',
+    'event',
+    'vin',
+    'body_number',
+    'chassis_number',
+    'description',
+    'warning',
+    'raw',
+  ],
+
+  looksLikeData(values) {
+    return values.some((value) => validateVin(value).ok || KINDS[key(value)] !== undefined);
+  },
+
+  validateRow(values) {
+    const parsed = pledgeEventInputSchema.safeParse(rowToEventInput(values));
+    if (!parsed.success) {
+      const problems: RowProblem[] = [];
+      const seen = new Set<string>();
+      for (const issue of parsed.error.issues) {
+        if (!seen.has(issue.message)) {
+          seen.add(issue.message);
+          problems.push({ field: fieldOf(issue.path), message: issue.message });
+        }
+      }
+      return { ok: false, problems };
+    }
+    const { vehicles, ...event } = parsed.data;
+    const vehicle = vehicles[0]!;
+    return {
+      ok: true,
+      copyFields: [
+        sha256(event),
+        JSON.stringify(event),
+        vehicle.vin,
+        vehicle.bodyNumber,
+        vehicle.chassisNumber,
+        vehicle.description,
+        vehicle.warning,
+        arrayLiteral(COLUMNS.map((column) => values[column.field] ?? '')),
+      ],
+    };
+  },
+
+  async summarise(db, { uploadId, organisationId }) {
+    const uploader = await uploaderOf(db, uploadId);
+    const groups = await loadGroups(db, uploadId);
+    const refused: { group: StagedGroup; problem: RowProblem }[] = [];
+    let accepted = 0;
+    let duplicates = 0;
+    // The dry run: every event goes through the registry's rules as the import will apply them,
+    // and everything it wrote is rolled back.
+    await dryRun(db, async (client) => {
+      for (const group of groups) {
+        const problem = precheck(group, uploader?.role);
+        if (problem) {
+          refused.push({ group, problem });
+          continue;
+        }
+        const { event, repeatedRows } = groupEvent(group);
+        await client.query('SAVEPOINT pledge_event');
+        try {
+          const outcome = await applyPledgeEvent(
+            client,
+            { organisationId, userId: uploader?.created_by ?? null, source: 'upload', uploadId },
+            event,
+          );
+          await client.query('RELEASE SAVEPOINT pledge_event');
+          if (outcome.outcome === 'duplicate') {
+            duplicates += group.rows.length;
+          } else {
+            accepted += group.rows.length - repeatedRows;
+            duplicates += repeatedRows;
+          }
+        } catch (error) {
+          await client.query('ROLLBACK TO SAVEPOINT pledge_event');
+          if (!isPledgeRuleError(error)) {
+            throw error;
+          }
+          refused.push({ group, problem: { field: error.field, message: error.message } });
+        }
+      }
+    });
+    let rejected = 0;
+    for (const { group, problem } of refused) {
+      const field = problem.field?.includes('.') ? fieldOf(problem.field.split('.')) : problem.field;
+      await db.query(
+        `INSERT INTO upload_errors (upload_id, row_number, field, message, raw)
+         SELECT upload_id, row_number, $3, $4, raw FROM upload_pledge_event_rows
+          WHERE upload_id = $1 AND group_key = $2`,
+        [uploadId, group.group_key, field, problem.message],
+      );
+      await db.query('DELETE FROM upload_pledge_event_rows WHERE upload_id = $1 AND group_key = $2', [
+        uploadId,
+        group.group_key,
+      ]);
+      rejected += group.rows.length;
+    }
+    const staged = groups.reduce((sum, group) => sum + group.rows.length, 0) - rejected;
+    return { staged, accepted, restored: 0, duplicates, rejected };
+  },
+
+  async preview(db, uploadId, limit) {
+    const { rows } = await db.query<{
+      row_number: number;
+      event: EventFields;
+      vin: string | null;
+      body_number: string | null;
+      chassis_number: string | null;
+      description: string | null;
+      warning: string | null;
+    }>(
+      `SELECT row_number, event, vin, body_number, chassis_number, description, warning
+         FROM upload_pledge_event_rows WHERE upload_id = $1 ORDER BY row_number LIMIT $2`,
+      [uploadId, limit],
+    );
+    return rows.map((row): UploadPreviewRow => {
+      const identifier = row.vin ?? row.body_number ?? row.chassis_number ?? '';
+      const label = [
+        `${PLEDGE_EVENT_KIND_LABELS[row.event.kind]} от ${ruDate(row.event.notificationDate)}`,
+        row.event.registrationNumber ? `№ ${row.event.registrationNumber}` : null,
+        row.description,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      return {
+        rowNumber: row.row_number,
+        kind: 'vin',
+        documentType: null,
+        identifier,
+        displayIdentifier: row.vin ? identifier : `${row.body_number ? 'кузов' : 'шасси'} ${identifier}`,
+        label,
+        contractNumber: row.event.contract.number,
+        pledgorName: partyName(row.event.pledgor as PledgeParty),
+        warning: row.warning,
+      };
+    });
+  },
+
+  async importStaged(tx, { uploadId, organisationId, userId }) {
+    const uploader = await uploaderOf(tx, uploadId);
+    const groups = await loadGroups(tx, uploadId);
+    const eventIds: string[] = [];
+    let inserted = 0;
+    let duplicates = 0;
+    let added = 0;
+    let archived = 0;
+    for (const group of groups) {
+      const problem = precheck(group, uploader?.role);
+      const { event, repeatedRows } = groupEvent(group);
+      try {
+        if (problem) {
+          throw new UploadFileError(problem.message);
+        }
+        const outcome = await applyPledgeEvent(
+          tx,
+          { organisationId, userId, source: 'upload', uploadId, rowNumber: group.first_row },
+          event,
+        );
+        if (outcome.outcome === 'duplicate') {
+          duplicates += group.rows.length;
+          continue;
+        }
+        eventIds.push(outcome.eventId);
+        inserted += group.rows.length - repeatedRows;
+        duplicates += repeatedRows;
+        added += outcome.added;
+        archived += outcome.archived;
+      } catch (error) {
+        if (isPledgeRuleError(error) || error instanceof UploadFileError) {
+          // The registry changed since the file was checked: nothing of the file is applied.
+          throw new UploadFileError(
+            `Строка ${group.first_row}: ${error.message}. Реестр изменился после проверки файла — ни одно событие не внесено, загрузите файл ещё раз`,
+          );
+        }
+        throw error;
+      }
+    }
+    const packageId = await createUploadPackage(tx, {
+      organisationId,
+      userId,
+      uploadId,
+      fileName: uploader?.file_name ?? 'file',
+      eventIds,
+    });
+    if (eventIds.length > 0) {
+      await recordAudit(tx, {
+        organisationId,
+        userId,
+        action: 'pledge.events_imported',
+        entity: 'upload',
+        entityId: uploadId,
+        details: { events: eventIds.length, packageId, monitoringAdded: added, monitoringArchived: archived },
+      });
+    }
+    return { inserted, restored: 0, duplicates };
+  },
+};

@@ -1,0 +1,23 @@
+import { API, type DashboardResponse } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export const DASHBOARD_POLL_MS = 3000;
+
+export const getDashboard = (): Promise<DashboardResponse> => api.get<DashboardResponse>(API.dashboard);
+
+export const dashboardQueryOptions = () =>
+  queryOptions({
+    queryKey: ['dashboard'],
+    queryFn: getDashboard,
+  });
+
+const runActive = (data: DashboardResponse | undefined) =>
+  data?.lastRun?.status === 'queued' || data?.lastRun?.status === 'running';
+
+/** Polls while the last regular check is still going, so its progress moves on the screen. */
+export const useDashboard = () =>
+  useQuery({
+    ...dashboardQueryOptions(),
+    refetchInterval: (query) => (runActive(query.state.data) ? DASHBOARD_POLL_MS : false),
+  });

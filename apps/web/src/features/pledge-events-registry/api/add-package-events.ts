@@ -1,0 +1,25 @@
+import { API, type PledgePackageDetail } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const addPackageEvents = ({
+  packageId,
+  eventIds,
+}: {
+  packageId: string;
+  eventIds: string[];
+}): Promise<PledgePackageDetail> =>
+  api.post<PledgePackageDetail>(API.pledgePackageEvents(packageId), { eventIds });
+
+export const useAddPackageEvents = (config?: MutationConfig<typeof addPackageEvents>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: addPackageEvents,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

@@ -1,0 +1,27 @@
+import { API, type PackageAction, type PledgePackageDetail } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const transitionPledgePackage = ({
+  packageId,
+  action,
+  comment,
+}: {
+  packageId: string;
+  action: PackageAction;
+  comment?: string;
+}): Promise<PledgePackageDetail> =>
+  api.post<PledgePackageDetail>(API.pledgePackageTransition(packageId), { action, comment });
+
+export const useTransitionPledgePackage = (config?: MutationConfig<typeof transitionPledgePackage>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: transitionPledgePackage,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

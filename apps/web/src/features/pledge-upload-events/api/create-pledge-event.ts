@@ -1,0 +1,19 @@
+import { API, type CreatePledgeEventResponse, type PledgeEventData } from '@pledgewatch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export const createPledgeEvent = (event: PledgeEventData): Promise<CreatePledgeEventResponse> =>
+  api.post<CreatePledgeEventResponse>(API.pledgeEvents, event);
+
+export const useCreatePledgeEvent = (config?: MutationConfig<typeof createPledgeEvent>) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: createPledgeEvent,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+};

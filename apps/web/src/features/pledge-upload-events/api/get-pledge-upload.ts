@@ -1,0 +1,21 @@
+import { API, UPLOAD_FINAL_STATUSES, type UploadDetail } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { UPLOAD_POLL_MS } from '@/config/constants';
+import { api } from '@/lib/api-client';
+
+export const getPledgeUpload = (id: string): Promise<UploadDetail> => api.get<UploadDetail>(API.upload(id));
+
+const isMoving = (upload: UploadDetail | undefined) =>
+  upload !== undefined && upload.status !== 'validated' && !UPLOAD_FINAL_STATUSES.includes(upload.status);
+
+export const pledgeUploadQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['uploads', 'detail', id],
+    queryFn: () => getPledgeUpload(id),
+    staleTime: 0,
+    refetchInterval: (query) => (isMoving(query.state.data) ? UPLOAD_POLL_MS : false),
+    refetchIntervalInBackground: true,
+  });
+
+export const usePledgeUpload = (id: string | null) =>
+  useQuery({ ...pledgeUploadQueryOptions(id ?? ''), enabled: Boolean(id) });

@@ -1,0 +1,135 @@
+import { API, errorResponseSchema, REPORT_HEADERS, type ReportQueryInput } from '@pledgewatch/contract';
+import { useMutation } from '@tanstack/react-query';
+import { getAuthHref } from '@/config/paths';
+import { texts } from '@/config/texts';
+import { ApiError, apiUrl } from '@/lib/api-client';
+import { clearAuthToken, getAuthToken } from '@/lib/auth-token';
+
+export type ReportProgress = {
+  /** Bytes received so far. */
+  received: number;
+  /** The server's size estimate (0 when it sent none). */
+  estimated: number;
+  /** Rows the report holds, known as soon as the answer starts. */
+  rows: number | null;
+};
+
+export type DownloadedReport = { fileName: string; blob: Blob; rows: number | null };
+
+type QueryValue = string | number | boolean | undefined;
+
+/** The report's query string values (lists joined with commas, as the server reads them). */
+export function reportSearch(query: ReportQueryInput): Record<string, QueryValue> {
+  const out: Record<string, QueryValue> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) {
+      if (value.length > 0) {
+        out[key] = value.join(',');
+      }
+    } else if (value !== undefined && value !== null && value !== '') {
+      out[key] = value as QueryValue;
+    }
+  }
+  return out;
+}
+
+/** The address of a report, for a plain link (the auth_token cookie authorises the GET). */
+export const reportUrl = (query: ReportQueryInput): string => apiUrl(API.report, reportSearch(query));
+
+/** The file name from Content-Disposition (RFC 5987 `filename*` first). */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '')?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // A malformed name: fall through to the plain one.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * Downloads a report with fetch, reading the body as it streams in so the page can show progress
+ * (the server sends the row count and a size estimate in headers before the first row).
+ */
+export async function downloadReport(
+  query: ReportQueryInput,
+  options: { signal?: AbortSignal; onProgress?: (progress: ReportProgress) => void } = {},
+): Promise<DownloadedReport> {
+  const token = getAuthToken();
+  let response: Response;
+  try {
+    response = await fetch(reportUrl(query), {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') {
+      throw error;
+    }
+    throw new ApiError(0, 'NETWORK_ERROR', texts.errors.network);
+  }
+  if (!response.ok) {
+    let error = new ApiError(response.status, `HTTP_${response.status}`, texts.errors.unknown);
+    try {
+      const parsed = errorResponseSchema.safeParse(await response.json());
+      if (parsed.success) {
+        error = new ApiError(response.status, parsed.data.code, parsed.data.message, parsed.data.fieldErrors);
+      }
+    } catch {
+      // Not JSON: keep the generic message.
+    }
+    if (response.status === 401) {
+      clearAuthToken();
+      window.location.assign(getAuthHref(`${window.location.pathname}${window.location.search}`));
+    }
+    throw error;
+  }
+  const rowsHeader = response.headers.get(REPORT_HEADERS.rows);
+  const rows = rowsHeader === null ? null : Number(rowsHeader);
+  const estimated = Number(response.headers.get(REPORT_HEADERS.estimatedBytes) ?? 0);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  options.onProgress?.({ received, estimated, rows });
+  const reader = response.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        break;
+      }
+      chunks.push(value as Uint8Array<ArrayBuffer>);
+      received += value.byteLength;
+      options.onProgress?.({ received, estimated, rows });
+    }
+  }
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  return {
+    fileName: fileNameOf(response.headers.get('content-disposition'), `report.${query.format ?? 'xlsx'}`),
+    blob: new Blob(chunks, { type }),
+    rows,
+  };
+}
+
+/** Hands a downloaded file to the browser as a download. */
+export function saveFile(file: { fileName: string; blob: Blob }): void {
+  const url = URL.createObjectURL(file.blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export const useDownloadReport = () =>
+  useMutation({
+    mutationFn: (input: {
+      query: ReportQueryInput;
+      signal?: AbortSignal;
+      onProgress?: (progress: ReportProgress) => void;
+    }) => downloadReport(input.query, { signal: input.signal, onProgress: input.onProgress }),
+  });
