@@ -63,13 +63,137 @@ SELECT e.organisation_id, (e.detected_at AT TIME ZONE 'Europe/Moscow')::date, e.
   FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
  GROUP BY 1, 2, 3, 4, 5;
 
--- Deliveries by day and status as an index-only scan.
-CREATE INDEX statistics_deliveries_idx ON notification_deliveries (organisation_id, created_at) INCLUDE (status);
+-- The portfolio per Moscow day and item kind: items added (by created_at) and archived (by archived_at).
+-- The portfolio at the end of a day is the running sum of added − archived: a million items are a few
+-- hundred rows per organisation and year.
+CREATE TABLE statistics_item_days (
+  organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  day date NOT NULL,
+  kind text NOT NULL,
+  added integer NOT NULL DEFAULT 0,
+  archived integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (organisation_id, day, kind)
+);
 
--- Portfolio size over time subtracts archived items; few items are archived, so the index is small.
-CREATE INDEX statistics_items_archived_idx ON monitoring_items (organisation_id, archived_at) INCLUDE (kind)
-  WHERE archived_at IS NOT NULL;
+-- Bulk inserts (uploads, the pledge registry) are one aggregated upsert per statement.
+CREATE FUNCTION statistics_items_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added, archived)
+  SELECT organisation_id, day, kind, sum(added), sum(archived)
+    FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added, 0 AS archived
+            FROM statistics_new_items
+          UNION ALL
+          SELECT organisation_id, (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+            FROM statistics_new_items WHERE archived_at IS NOT NULL) x
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3
+  ON CONFLICT (organisation_id, day, kind)
+  DO UPDATE SET added = s.added + EXCLUDED.added, archived = s.archived + EXCLUDED.archived;
+  RETURN NULL;
+END
+$$;
 
--- Reports and statistics of one-time checks and uploads by period use the existing
--- (organisation_id, created_at) indexes; unread events by type for the dashboard use the partial
--- unread index of 0004.
+CREATE FUNCTION statistics_items_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE statistics_item_days s SET added = s.added - d.added, archived = s.archived - d.archived
+    FROM (SELECT organisation_id, day, kind, sum(added)::int AS added, sum(archived)::int AS archived
+            FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added,
+                         0 AS archived
+                    FROM statistics_old_items
+                  UNION ALL
+                  SELECT organisation_id, (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+                    FROM statistics_old_items WHERE archived_at IS NOT NULL) x
+           GROUP BY 1, 2, 3) d
+   WHERE s.organisation_id = d.organisation_id AND s.day = d.day AND s.kind = d.kind;
+  RETURN NULL;
+END
+$$;
+
+-- Archiving and restoring change archived_at of a few rows at a time: a row trigger, fired only when
+-- a counted column really changes (last_checked_at updates of every check batch never fire it).
+CREATE FUNCTION statistics_item_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (OLD.created_at, OLD.kind, OLD.organisation_id) IS DISTINCT FROM (NEW.created_at, NEW.kind, NEW.organisation_id) THEN
+    UPDATE statistics_item_days SET added = added - 1
+     WHERE organisation_id = OLD.organisation_id AND kind = OLD.kind
+       AND day = (OLD.created_at AT TIME ZONE 'Europe/Moscow')::date;
+    INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added)
+    VALUES (NEW.organisation_id, (NEW.created_at AT TIME ZONE 'Europe/Moscow')::date, NEW.kind, 1)
+    ON CONFLICT (organisation_id, day, kind) DO UPDATE SET added = s.added + 1;
+  END IF;
+  IF OLD.archived_at IS NOT NULL THEN
+    UPDATE statistics_item_days SET archived = archived - 1
+     WHERE organisation_id = OLD.organisation_id AND kind = OLD.kind
+       AND day = (OLD.archived_at AT TIME ZONE 'Europe/Moscow')::date;
+  END IF;
+  IF NEW.archived_at IS NOT NULL THEN
+    INSERT INTO statistics_item_days AS s (organisation_id, day, kind, archived)
+    VALUES (NEW.organisation_id, (NEW.archived_at AT TIME ZONE 'Europe/Moscow')::date, NEW.kind, 1)
+    ON CONFLICT (organisation_id, day, kind) DO UPDATE SET archived = s.archived + 1;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER statistics_items_insert AFTER INSERT ON monitoring_items
+  REFERENCING NEW TABLE AS statistics_new_items
+  FOR EACH STATEMENT EXECUTE FUNCTION statistics_items_inserted();
+CREATE TRIGGER statistics_items_delete AFTER DELETE ON monitoring_items
+  REFERENCING OLD TABLE AS statistics_old_items
+  FOR EACH STATEMENT EXECUTE FUNCTION statistics_items_deleted();
+CREATE TRIGGER statistics_items_update AFTER UPDATE OF created_at, archived_at, kind, organisation_id ON monitoring_items
+  FOR EACH ROW
+  WHEN ((OLD.created_at, OLD.archived_at, OLD.kind, OLD.organisation_id)
+        IS DISTINCT FROM (NEW.created_at, NEW.archived_at, NEW.kind, NEW.organisation_id))
+  EXECUTE FUNCTION statistics_item_changed();
+
+INSERT INTO statistics_item_days (organisation_id, day, kind, added, archived)
+SELECT organisation_id, day, kind, sum(added), sum(archived)
+  FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added, 0 AS archived
+          FROM monitoring_items
+        UNION ALL
+        SELECT organisation_id, (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+          FROM monitoring_items WHERE archived_at IS NOT NULL) x
+ GROUP BY 1, 2, 3;
+
+-- Deliveries per Moscow day (of creation) and current status. A delivery changes status a few times
+-- (queued → sending → sent): each change moves one count between two rows of its day.
+CREATE TABLE statistics_delivery_days (
+  organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  day date NOT NULL,
+  status text NOT NULL,
+  deliveries integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (organisation_id, day, status)
+);
+
+CREATE FUNCTION statistics_delivery_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    UPDATE statistics_delivery_days SET deliveries = deliveries - 1
+     WHERE organisation_id = OLD.organisation_id AND status = OLD.status
+       AND day = (OLD.created_at AT TIME ZONE 'Europe/Moscow')::date;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') THEN
+    INSERT INTO statistics_delivery_days AS s (organisation_id, day, status, deliveries)
+    VALUES (NEW.organisation_id, (NEW.created_at AT TIME ZONE 'Europe/Moscow')::date, NEW.status, 1)
+    ON CONFLICT (organisation_id, day, status) DO UPDATE SET deliveries = s.deliveries + 1;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER statistics_deliveries_insert AFTER INSERT OR DELETE ON notification_deliveries
+  FOR EACH ROW EXECUTE FUNCTION statistics_delivery_changed();
+CREATE TRIGGER statistics_deliveries_update AFTER UPDATE OF status, created_at, organisation_id ON notification_deliveries
+  FOR EACH ROW
+  WHEN ((OLD.status, OLD.created_at, OLD.organisation_id) IS DISTINCT FROM (NEW.status, NEW.created_at, NEW.organisation_id))
+  EXECUTE FUNCTION statistics_delivery_changed();
+
+INSERT INTO statistics_delivery_days (organisation_id, day, status, deliveries)
+SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date, status, count(*)
+  FROM notification_deliveries
+ GROUP BY 1, 2, 3;
+
+-- Runs, one-time checks and uploads are small per organisation and read through their
+-- (organisation_id, created_at) indexes; unread events for the dashboard use the partial unread index
+-- of 0004.

@@ -79,10 +79,41 @@ export async function countEventsByLabel(
 }
 
 /**
- * The portfolio at the start of the period (created before it and not archived before it) and the
- * items added and archived per bucket. The size at a bucket's end is the start plus the running sum.
+ * The portfolio from its daily rollup: the size at the start of the period (added minus archived
+ * before it) and the items added and archived per bucket.
  */
-export async function countPortfolio(
+export async function countPortfolioFromRollup(
+  db: Queryable,
+  scope: StatisticsScope,
+): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
+  const [before, buckets] = await Promise.all([
+    db.query<{ n: number }>(
+      `SELECT coalesce(sum(added - archived), 0)::int AS n FROM statistics_item_days
+        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND day < $3::date`,
+      [scope.organisationId, scope.itemKinds, scope.fromDate],
+    ),
+    db.query<{ bucket: string; added: number; archived: number }>(
+      `SELECT date_trunc($5, day::timestamp)::date::text AS bucket, sum(added)::int AS added,
+              sum(archived)::int AS archived
+         FROM statistics_item_days
+        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND day BETWEEN $3::date AND $4::date
+        GROUP BY 1`,
+      [scope.organisationId, scope.itemKinds, scope.fromDate, scope.toDate, scope.grouping],
+    ),
+  ]);
+  return {
+    start: before.rows[0]!.n,
+    added: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.added })),
+    archived: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.archived })),
+  };
+}
+
+/**
+ * The same from the items themselves, for the label filter (free text the rollup cannot hold): the
+ * portfolio at the start of the period (created before it and not archived before it) and the items
+ * added and archived per bucket.
+ */
+export async function countPortfolioByLabel(
   db: Queryable,
   scope: StatisticsScope,
 ): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
@@ -169,10 +200,10 @@ export async function countDeliveries(
   scope: StatisticsScope,
 ): Promise<(BucketCount & { status: DeliveryStatus })[]> {
   const { rows } = await db.query<BucketCount & { status: DeliveryStatus }>(
-    `SELECT ${bucketOf('created_at', '$4')} AS bucket, status, count(*)::int AS n
-       FROM notification_deliveries WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, status, sum(deliveries)::int AS n
+       FROM statistics_delivery_days WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date
       GROUP BY 1, 2`,
-    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
+    [scope.organisationId, scope.fromDate, scope.toDate, scope.grouping],
   );
   return rows;
 }

@@ -18,7 +18,8 @@ import {
   countEventsByLabel,
   countEventsFromRollup,
   countOneTimeChecks,
-  countPortfolio,
+  countPortfolioByLabel,
+  countPortfolioFromRollup,
   countUploads,
   type StatisticsScope,
 } from './statistics.queries.ts';
@@ -103,7 +104,9 @@ export async function getStatistics(options: {
     scope.labelPattern
       ? countEventsByLabel(options.db, scope, eventFilter)
       : countEventsFromRollup(options.db, scope, eventFilter),
-    countPortfolio(options.db, scope),
+    scope.labelPattern
+      ? countPortfolioByLabel(options.db, scope)
+      : countPortfolioFromRollup(options.db, scope),
     countCheckRuns(options.db, scope),
     countOneTimeChecks(options.db, scope),
     countUploads(options.db, scope),

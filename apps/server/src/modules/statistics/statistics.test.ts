@@ -208,7 +208,7 @@ describe('POST /api/v1/monitoring/statistics/data', () => {
     );
   });
 
-  it('keeps the rollup in step when events go away with their item', async () => {
+  it('keeps the rollups in step: events deleted with their item, archive and restore, delivery statuses', async () => {
     const other = await createSignedInUser(app);
     const item = await insertItem(app.db, other.organisationId, { createdAt: '2026-01-01T00:00:00Z' });
     const run = await insertRun(app.db, other.organisationId, { createdAt: '2026-03-01T00:00:00Z' });
@@ -223,9 +223,41 @@ describe('POST /api/v1/monitoring/statistics/data', () => {
       });
     }
     const period = { from: '2026-03-01', to: '2026-03-01' };
-    expect((await statistics(other, period)).totals.events).toBe(2);
+    expect((await statistics(other, period)).totals).toMatchObject({ events: 2, itemsMonitoredEnd: 1 });
+
+    // Archived on 1 March (Moscow), then restored: the portfolio follows archived_at.
+    await app.db.query(`UPDATE monitoring_items SET status = 'archived', archived_at = $2 WHERE id = $1`, [
+      item,
+      '2026-03-01T12:00:00Z',
+    ]);
+    expect((await statistics(other, period)).totals).toMatchObject({
+      itemsArchived: 1,
+      itemsMonitoredEnd: 0,
+    });
+    await app.db.query(`UPDATE monitoring_items SET status = 'active', archived_at = NULL WHERE id = $1`, [
+      item,
+    ]);
+    expect((await statistics(other, period)).totals).toMatchObject({
+      itemsArchived: 0,
+      itemsMonitoredEnd: 1,
+    });
+    // Checking an item touches last_checked_at only: nothing moves.
+    await app.db.query('UPDATE monitoring_items SET last_checked_at = now() WHERE id = $1', [item]);
+    expect((await statistics(other, period)).totals.itemsMonitoredEnd).toBe(1);
+
+    // A delivery moves between statuses within its day.
+    await insertDelivery(app.db, other.organisationId, {
+      status: 'queued',
+      createdAt: '2026-03-01T09:00:00Z',
+    });
+    expect((await statistics(other, period)).totals.deliveries).toMatchObject({ queued: 1, sent: 0 });
+    await app.db.query(`UPDATE notification_deliveries SET status = 'sent' WHERE organisation_id = $1`, [
+      other.organisationId,
+    ]);
+    expect((await statistics(other, period)).totals.deliveries).toMatchObject({ queued: 0, sent: 1 });
+
     await app.db.query('DELETE FROM monitoring_items WHERE id = $1', [item]);
-    expect((await statistics(other, period)).totals.events).toBe(0);
+    expect((await statistics(other, period)).totals).toMatchObject({ events: 0, itemsMonitoredEnd: 0 });
   });
 
   it('shows an organisation only its own rows', async () => {
