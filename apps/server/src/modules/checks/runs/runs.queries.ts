@@ -293,7 +293,8 @@ export async function diffDatasetBatch(
               (SELECT map FROM after) -> ch.item_id::text, ch.hash, $8
          FROM changed ch WHERE ch.hash IS NOT NULL
        ON CONFLICT (item_id, source_type) DO UPDATE
-         SET findings = EXCLUDED.findings, hash = EXCLUDED.hash, run_id = EXCLUDED.run_id, updated_at = now()
+         SET identifier = EXCLUDED.identifier, findings = EXCLUDED.findings, hash = EXCLUDED.hash,
+             run_id = EXCLUDED.run_id, updated_at = now()
      ),
      deleted AS (
        DELETE FROM finding_snapshots s

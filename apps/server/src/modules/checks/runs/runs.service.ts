@@ -229,6 +229,10 @@ async function runSourceOnBatch(
   }
 
   const state = await withTransaction(options.db, async (tx) => {
+    // No wait for the WAL flush at commit: the batch is only trusted once the job's completion (a
+    // later, synchronous commit) is durable, and WAL is flushed in order, so a crash can lose this
+    // commit only together with that completion, and the queue then runs the batch again.
+    await tx.query('SET LOCAL synchronous_commit = off');
     const batch = await timed('lock batch', () => getBatch(tx, run.id, options.batchNo, { lock: true }));
     const previous = batch?.sources[adapter.type];
     if (batch?.status !== 'queued' || previous?.status === 'done') {
@@ -305,22 +309,21 @@ async function runSourceOnBatch(
     await timed('batch state', () =>
       setBatchSourceState(tx, { runId: run.id, batchNo: options.batchNo, type: adapter.type }, next),
     );
-    return next;
-  });
-  if (state) {
+    // In the batch's transaction: one commit per source and batch, not two.
     await timed('source answers', () =>
-      recordSourceAnswers(options.db, [
+      recordSourceAnswers(tx, [
         {
           type: adapter.type,
           mode: 'batch',
-          items: state.items,
-          ok: state.status === 'done',
-          durationMs: state.durationMs,
-          error: state.error,
+          items: next.items,
+          ok: next.status === 'done',
+          durationMs: next.durationMs,
+          error: next.error,
         },
       ]),
     );
-  }
+    return next;
+  });
   return (
     state ?? {
       status: 'done',
@@ -366,6 +369,7 @@ export async function processCheckBatch(
   }
   await timed('finish batch (last checked, progress)', () =>
     withTransaction(options.db, async (tx) => {
+      await tx.query('SET LOCAL synchronous_commit = off'); // as in runSourceOnBatch
       const locked = await getBatch(tx, run.id, batch.batch_no, { lock: true });
       if (locked?.status !== 'queued') {
         return;

@@ -1,7 +1,13 @@
 import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import { DATASET_NOT_LOADED, sourceAnswersFor } from './dataset-source.ts';
-import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
+import {
+  BATCH_IDENTIFIER_FROM,
+  BATCH_IDENTIFIER_TO,
+  type CheckItem,
+  type ItemAnswer,
+  type SourceAdapter,
+} from './source-adapter.ts';
 import { getActiveImport } from './sources.queries.ts';
 
 /**
@@ -93,10 +99,12 @@ export function createPledgesSource(deps: { db: Queryable }): SourceAdapter {
                          FROM batch_items b
                          JOIN source_records r
                            ON r.import_id = $${p}::uuid AND r.identifier = b.identifier AND r.document_type = b.document_type
+                          AND r.identifier BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}
                        UNION ALL
                        SELECT b.id, p.registration_number, ${REGISTRY_PAYLOAD}, 1
                          FROM batch_items b ${REGISTRY_JOIN}
                         WHERE b.document_type = ''
+                          AND v.vin BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}
                      ) f ORDER BY item_id, key, pri`,
         params: [current?.id ?? null],
       };
