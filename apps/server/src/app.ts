@@ -16,7 +16,6 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { newsRoutes } from './modules/news/news.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
-import { pendingRoutes } from './modules/pending/pending.routes.ts';
 import { buildRoutes, platformRoutes } from './modules/platform/platform.routes.ts';
 import { pledgeRoutes } from './modules/pledges/pledges.routes.ts';
 import { reportRoutes } from './modules/reports/reports.routes.ts';
@@ -132,7 +131,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(reportRoutes, { prefix: '/monitoring' });
       await api.register(dashboardRoutes, { prefix: '/monitoring' });
       await api.register(pledgeRoutes, { config });
-      await api.register(pendingRoutes);
     },
     { prefix: '/api/v1' },
   );

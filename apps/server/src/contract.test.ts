@@ -44,7 +44,7 @@ describe('OpenAPI contract', () => {
     expect(response.headers['content-type']).toContain('text/html');
   });
 
-  it('pending calls answer 501 with a Russian message once signed in, 401 before', async () => {
+  it('seed calls refuse anonymous callers with 401', async () => {
     const anonymous = await app.inject({
       method: 'POST',
       url: '/api/v1/monitoring/statistics/data',

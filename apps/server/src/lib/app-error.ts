@@ -20,7 +20,6 @@ export const ERRORS = {
   TOKEN_EXPIRED: { status: 400, message: 'Срок действия ссылки истёк. Запросите новую' },
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Слишком много попыток. Повторите позже' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
-  NOT_IMPLEMENTED: { status: 501, message: 'Эта функция ещё не доступна' },
   CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
   DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
   DATASET_FORMAT: { status: 422, message: 'Не удалось прочитать файл: нужен CSV (UTF-8) или JSON' },
