@@ -22,6 +22,13 @@ export const paths = Object.fromEntries(
 
 export const REDIRECT_PARAM = 'redirectTo';
 
+/** Search params of the delivery log on the notifications page, so other screens can open it filtered. */
+export const DELIVERY_LOG_PARAMS = {
+  status: 'deliveryStatus',
+  page: 'deliveryPage',
+  pageSize: 'deliveryPageSize',
+} as const;
+
 /** The sign-in URL, remembering where the user was heading. */
 export function getAuthHref(redirectTo?: string | null): string {
   if (!redirectTo || redirectTo === '/' || redirectTo.startsWith(paths.auth.path)) {

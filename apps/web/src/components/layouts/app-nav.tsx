@@ -6,10 +6,15 @@ import ListSubheader from '@mui/material/ListSubheader';
 import { Link, useLocation } from 'react-router';
 import { texts } from '@/config/texts';
 import { usePreloadRoute } from '@/lib/route-preload';
-import { activeNavHref, NAV_GROUPS } from './nav-items';
+import { activeNavHref, NAV_GROUPS, type NavBadges, type NavItem } from './nav-items';
+
+function NavIcon({ item, badges }: { item: NavItem; badges?: NavBadges }) {
+  const Badge = badges?.[item.href];
+  return Badge ? <Badge>{item.icon}</Badge> : item.icon;
+}
 
 /** The drawer's list of every section; hovering an entry preloads its page. */
-export function AppNav({ onNavigate }: { onNavigate?: () => void }) {
+export function AppNav({ onNavigate, badges }: { onNavigate?: () => void; badges?: NavBadges }) {
   const { pathname } = useLocation();
   const preload = usePreloadRoute();
   const active = activeNavHref(pathname);
@@ -44,7 +49,9 @@ export function AppNav({ onNavigate }: { onNavigate?: () => void }) {
               onClick={onNavigate}
               sx={{ pl: item.nested ? 5 : 2, borderRadius: 1, mx: 1 }}
             >
-              <ListItemIcon sx={{ minWidth: 36 }}>{item.icon}</ListItemIcon>
+              <ListItemIcon sx={{ minWidth: 36 }}>
+                <NavIcon item={item} badges={badges} />
+              </ListItemIcon>
               <ListItemText primary={item.label} />
             </ListItemButton>
           ))}

@@ -14,12 +14,13 @@ import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { useLogout, useUser } from '@/lib/auth';
 import { AppNav } from './app-nav';
+import type { NavBadges } from './nav-items';
 import { PageTransition } from './page-transition';
 import { ThemeToggle } from './theme-toggle';
 import { UserBadge } from './user-badge';
 
-/** App bar + navigation drawer around every signed-in screen. */
-export function DefaultLayout() {
+/** App bar + navigation drawer around every signed-in screen; `navBadges` decorate nav icons. */
+export function DefaultLayout({ navBadges }: { navBadges?: NavBadges }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const user = useUser();
   const navigate = useNavigate();
@@ -29,7 +30,7 @@ export function DefaultLayout() {
     <>
       <Toolbar />
       <Box sx={{ overflowY: 'auto', py: 1 }}>
-        <AppNav onNavigate={() => setMobileOpen(false)} />
+        <AppNav onNavigate={() => setMobileOpen(false)} badges={navBadges} />
       </Box>
     </>
   );

@@ -13,10 +13,9 @@ import NotificationsOutlinedIcon from '@mui/icons-material/NotificationsOutlined
 import PlaylistPlayOutlinedIcon from '@mui/icons-material/PlaylistPlayOutlined';
 import PostAddOutlinedIcon from '@mui/icons-material/PostAddOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
-import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 
 export type NavItem = {
   label: string;
@@ -30,19 +29,17 @@ export type NavItem = {
 
 export type NavGroup = { title?: string; items: NavItem[] };
 
+/**
+ * Wrappers around nav icons, keyed by the item's href (e.g. the unread-news count on «Новости»).
+ * The app layer passes them in, since the badges come from features.
+ */
+export type NavBadges = Partial<Record<string, ComponentType<{ children: ReactNode }>>>;
+
 export const NAV_GROUPS: NavGroup[] = [
   {
     items: [
       { label: texts.nav.home, href: paths.home.getHref(), icon: <HomeOutlinedIcon />, exact: true },
-      {
-        label: texts.nav.news,
-        href: paths.news.getHref(),
-        icon: (
-          <NewsUnreadBadge>
-            <NewspaperOutlinedIcon />
-          </NewsUnreadBadge>
-        ),
-      },
+      { label: texts.nav.news, href: paths.news.getHref(), icon: <NewspaperOutlinedIcon /> },
     ],
   },
   {

@@ -1,7 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { DefaultLayout } from '@/components/layouts/default-layout';
-import { getAuthHref } from '@/config/paths';
+import type { NavBadges } from '@/components/layouts/nav-items';
+import { getAuthHref, paths } from '@/config/paths';
+import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import { getAuthToken } from '@/lib/auth-token';
@@ -26,4 +28,8 @@ export const clientLoader =
     return null;
   };
 
-export default DefaultLayout;
+const NAV_BADGES: NavBadges = { [paths.news.getHref()]: NewsUnreadBadge };
+
+export default function DefaultLayoutRoute() {
+  return <DefaultLayout navBadges={NAV_BADGES} />;
+}

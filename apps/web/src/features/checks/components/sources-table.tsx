@@ -1,11 +1,8 @@
 import CachedIcon from '@mui/icons-material/Cached';
 import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,6 +14,8 @@ import Typography from '@mui/material/Typography';
 import { ADAPTER_KIND_LABELS, type CacheInvalidateBody, type Source } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { TableQueryState } from '@/components/ui/table-states';
+import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
@@ -44,19 +43,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
 
   return (
     <Paper variant="outlined" component="section" aria-label={t.heading}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ p: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
-      >
-        <div>
-          <Typography variant="h6" component="h2">
-            {t.heading}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t.hint}
-          </Typography>
-        </div>
+      <TableToolbar title={t.heading} hint={t.hint}>
         {canResetCache && (
           <Button
             variant="outlined"
@@ -68,13 +55,8 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
             {t.resetAll}
           </Button>
         )}
-      </Stack>
-      {sources.isFetching && <LinearProgress sx={{ height: 2 }} />}
-      {sources.isError && (
-        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-          {getErrorMessage(sources.error)}
-        </Alert>
-      )}
+      </TableToolbar>
+      <TableQueryState query={sources} />
       <TableContainer>
         <Table size="small" aria-label={t.heading}>
           <TableHead>

@@ -27,7 +27,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Page } from '@/components/ui/page';
 import { SeverityChip } from '@/components/ui/severity-chip';
-import { paths } from '@/config/paths';
+import { DELIVERY_LOG_PARAMS, paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
@@ -39,6 +39,9 @@ const eventsHref = (params: Record<string, string>) =>
   `${paths.monitoringEvents.getHref()}?${new URLSearchParams({ ...params, read: 'false' })}`;
 const itemsHref = (entity: string, status: string) =>
   `${paths.monitoringItems.getHref()}?${new URLSearchParams({ entity, status })}`;
+const failedDeliveriesHref = `${paths.monitoringNotifications.getHref()}?${new URLSearchParams({
+  [DELIVERY_LOG_PARAMS.status]: 'failed',
+})}`;
 
 function Tile({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
   return (
@@ -190,7 +193,7 @@ function DeliveriesTile({ deliveries }: { deliveries: DashboardResponse['deliver
     <Tile title={t.deliveries.heading} testId="dashboard-deliveries">
       <BigNumber
         value={deliveries.failedRecent}
-        href={paths.monitoringNotifications.getHref()}
+        href={failedDeliveriesHref}
         testId="dashboard-deliveries-failed"
       />
       <Typography variant="caption" color="text.secondary" component="p">

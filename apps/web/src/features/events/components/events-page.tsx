@@ -1,8 +1,6 @@
 import DoneAllIcon from '@mui/icons-material/DoneAll';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -10,12 +8,12 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import type { MonitoringEvent } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
 import { Page } from '@/components/ui/page';
-import { PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { ServerPagination } from '@/components/ui/server-pagination';
+import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
@@ -70,12 +68,7 @@ export default function EventsPage() {
             {view.runId && <Chip label={t.filters.runOnly} onDelete={() => update({ runId: null })} />}
           </Stack>
         )}
-        {events.isFetching && <LinearProgress sx={{ height: 2 }} />}
-        {events.isError && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {getErrorMessage(events.error)}
-          </Alert>
-        )}
+        <TableQueryState query={events} />
         <TableContainer>
           <Table size="small" aria-label={t.title}>
             <TableHead>
@@ -99,23 +92,16 @@ export default function EventsPage() {
                 />
               ))}
               {events.data && items.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={7} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                    {hasFilters(view) ? t.emptyFiltered : t.empty}
-                  </TableCell>
-                </TableRow>
+                <TableEmptyRow colSpan={7}>{hasFilters(view) ? t.emptyFiltered : t.empty}</TableEmptyRow>
               )}
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={events.data?.total ?? 0}
-          page={view.page - 1}
-          onPageChange={(_, next) => update({ page: next + 1 })}
-          rowsPerPage={view.pageSize}
-          rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-          onRowsPerPageChange={(event) => update({ pageSize: Number(event.target.value) })}
+        <ServerPagination
+          count={events.data?.total}
+          page={view.page}
+          pageSize={view.pageSize}
+          onChange={(page, pageSize) => update({ page, pageSize })}
         />
       </Paper>
     </Page>

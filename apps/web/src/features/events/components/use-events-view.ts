@@ -8,7 +8,8 @@ import {
 } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { DEFAULT_PAGE_SIZE } from '@/config/constants';
+import { parsePagination } from '@/lib/pagination';
 import type { EventsListQuery } from '../api/get-events';
 
 /**
@@ -68,12 +69,9 @@ function toBound(value: string, end: boolean): string | undefined {
 }
 
 export function parseEventsView(params: URLSearchParams): EventsView {
-  const page = Number(params.get('page'));
-  const pageSize = Number(params.get('pageSize'));
   const read = params.get('read');
   return {
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-    pageSize: PAGE_SIZE_OPTIONS.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    ...parsePagination(params),
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     type: codes(EVENT_TYPE_CODES, params.get('type')),

@@ -8,14 +8,13 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem } from '@pledgewatch/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -189,14 +188,11 @@ export function ItemsTable({
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={query.data?.total ?? 0}
-        page={query.data ? Math.max(0, view.page - 1) : 0}
-        onPageChange={(_, next) => onPage(next + 1, view.pageSize)}
-        rowsPerPage={view.pageSize}
-        rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-        onRowsPerPageChange={(event) => onPage(1, Number(event.target.value))}
+      <ServerPagination
+        count={query.data?.total}
+        page={view.page}
+        pageSize={view.pageSize}
+        onChange={onPage}
       />
     </>
   );

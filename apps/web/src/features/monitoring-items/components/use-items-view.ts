@@ -1,7 +1,8 @@
 import { ITEM_KINDS, ITEM_SORT_FIELDS, ITEM_STATUSES, type ItemKind } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { DEFAULT_PAGE_SIZE } from '@/config/constants';
+import { parsePagination } from '@/lib/pagination';
 import type { ItemSortField, ItemStatusFilter, ItemsListQuery } from '../api/get-items';
 
 export type ItemsView = ItemsListQuery & {
@@ -24,13 +25,10 @@ const DEFAULTS = {
 } as const;
 
 export function parseItemsView(params: URLSearchParams): ItemsView {
-  const page = Number(params.get('page'));
-  const pageSize = Number(params.get('pageSize'));
   const status = params.get('status');
   return {
     entity: oneOf<ItemKind>(ITEM_KINDS, params.get('entity'), 'vin'),
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-    pageSize: PAGE_SIZE_OPTIONS.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    ...parsePagination(params),
     sort: oneOf<ItemSortField>(ITEM_SORT_FIELDS, params.get('sort'), 'createdAt'),
     order: oneOf(['asc', 'desc'] as const, params.get('order'), 'desc'),
     search: params.get('search')?.trim() || undefined,

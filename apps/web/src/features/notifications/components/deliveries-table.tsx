@@ -1,8 +1,6 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
-import Alert from '@mui/material/Alert';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -11,7 +9,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -24,12 +21,14 @@ import {
   NOTIFICATION_METHOD_LABELS,
 } from '@pledgewatch/contract';
 import { useState } from 'react';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { ServerPagination } from '@/components/ui/server-pagination';
+import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/config/texts';
-import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useDeliveries } from '../api/get-deliveries';
 import { useNotificationRules } from '../api/get-notification-rules';
+import { useDeliveriesView } from './use-deliveries-view';
 
 const t = texts.notifications.deliveries;
 
@@ -54,15 +53,17 @@ function describeEvent(delivery: Delivery): string {
   return `${delivery.event.typeLabel}: ${delivery.event.identifier}`;
 }
 
-/** Every delivery of the organisation, newest first, paged and filtered on the server. */
+/**
+ * Every delivery of the organisation, newest first, paged and filtered on the server; the status
+ * filter and the page live in the URL (`?deliveryStatus=failed` opens the failed ones).
+ */
 export function DeliveriesTable() {
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const { view, update } = useDeliveriesView();
+  const { status, page, pageSize } = view;
   const [ruleId, setRuleId] = useState('');
   const rules = useNotificationRules();
   const deliveries = useDeliveries({
-    page: page + 1,
+    page,
     pageSize,
     status: status || undefined,
     ruleId: ruleId || undefined,
@@ -71,29 +72,14 @@ export function DeliveriesTable() {
 
   return (
     <Paper variant="outlined">
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ p: 2, alignItems: { md: 'center' }, justifyContent: 'space-between' }}
-      >
-        <div>
-          <Typography variant="h6" component="h2">
-            {t.heading}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t.hint}
-          </Typography>
-        </div>
+      <TableToolbar title={t.heading} hint={t.hint} rowFrom="md">
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
           <TextField
             select
             size="small"
             label={t.status}
             value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as DeliveryStatus | '');
-              setPage(0);
-            }}
+            onChange={(event) => update({ status: event.target.value as DeliveryStatus | '', page: 1 })}
             sx={{ minWidth: 180 }}
           >
             <MenuItem value="">{t.allStatuses}</MenuItem>
@@ -110,7 +96,7 @@ export function DeliveriesTable() {
             value={ruleId}
             onChange={(event) => {
               setRuleId(event.target.value);
-              setPage(0);
+              update({ page: 1 });
             }}
             sx={{ minWidth: 220 }}
           >
@@ -127,13 +113,8 @@ export function DeliveriesTable() {
             </IconButton>
           </Tooltip>
         </Stack>
-      </Stack>
-      {deliveries.isFetching && <LinearProgress sx={{ height: 2 }} />}
-      {deliveries.isError && (
-        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-          {getErrorMessage(deliveries.error)}
-        </Alert>
-      )}
+      </TableToolbar>
+      <TableQueryState query={deliveries} />
       <TableContainer>
         <Table size="small" aria-label={t.heading}>
           <TableHead>
@@ -196,26 +177,16 @@ export function DeliveriesTable() {
               </TableRow>
             ))}
             {deliveries.data && deliveries.data.items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                  {filtered ? t.emptyFiltered : t.empty}
-                </TableCell>
-              </TableRow>
+              <TableEmptyRow colSpan={6}>{filtered ? t.emptyFiltered : t.empty}</TableEmptyRow>
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={deliveries.data?.total ?? 0}
+      <ServerPagination
+        count={deliveries.data?.total}
         page={page}
-        onPageChange={(_, next) => setPage(next)}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-        onRowsPerPageChange={(event) => {
-          setPageSize(Number(event.target.value));
-          setPage(0);
-        }}
+        pageSize={pageSize}
+        onChange={(nextPage, nextPageSize) => update({ page: nextPage, pageSize: nextPageSize })}
       />
     </Paper>
   );

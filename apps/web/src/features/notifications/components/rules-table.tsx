@@ -2,13 +2,10 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import SendOutlinedIcon from '@mui/icons-material/SendOutlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -26,6 +23,8 @@ import {
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteNotificationRules } from '../api/delete-notification-rules';
@@ -61,19 +60,7 @@ export function RulesTable({ canManage }: { canManage: boolean }) {
 
   return (
     <Paper variant="outlined">
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ p: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
-      >
-        <div>
-          <Typography variant="h6" component="h2">
-            {t.heading}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t.hint}
-          </Typography>
-        </div>
+      <TableToolbar title={t.heading} hint={t.hint}>
         {canManage && (
           <Button
             variant="contained"
@@ -84,13 +71,8 @@ export function RulesTable({ canManage }: { canManage: boolean }) {
             {t.create}
           </Button>
         )}
-      </Stack>
-      {rules.isFetching && <LinearProgress sx={{ height: 2 }} />}
-      {rules.isError && (
-        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-          {getErrorMessage(rules.error)}
-        </Alert>
-      )}
+      </TableToolbar>
+      <TableQueryState query={rules} />
       <TableContainer>
         <Table size="small" aria-label={t.heading}>
           <TableHead>
@@ -170,11 +152,7 @@ export function RulesTable({ canManage }: { canManage: boolean }) {
               </TableRow>
             ))}
             {rules.data && items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                  {canManage ? t.empty : t.emptyReadOnly}
-                </TableCell>
-              </TableRow>
+              <TableEmptyRow colSpan={5}>{canManage ? t.empty : t.emptyReadOnly}</TableEmptyRow>
             )}
           </TableBody>
         </Table>

@@ -1,7 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -11,7 +9,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -19,11 +16,13 @@ import { ITEM_KINDS, type ItemKind } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Page } from '@/components/ui/page';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, SEARCH_DEBOUNCE_MS } from '@/config/constants';
+import { ServerPagination } from '@/components/ui/server-pagination';
+import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
-import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOneTimeChecks } from '../api/get-one-time-checks';
 import { CheckStatusChip } from './check-status-chip';
@@ -35,13 +34,12 @@ const resultsHref = (id: string) => `${paths.oneTimeCheckResults.getHref()}?${ne
 /** Past one-time checks of the organisation, paged and searched on the server. */
 export default function CheckHistoryPage() {
   const navigate = useNavigate();
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, setPage, onChange } = usePagination();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<ItemKind | ''>('');
   const debouncedSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const checks = useOneTimeChecks({
-    page: page + 1,
+    page,
     pageSize,
     search: debouncedSearch || undefined,
     kind: kind || undefined,
@@ -70,7 +68,7 @@ export default function CheckHistoryPage() {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(0);
+              setPage(1);
             }}
             sx={{ minWidth: { sm: 320 } }}
           />
@@ -81,7 +79,7 @@ export default function CheckHistoryPage() {
             value={kind}
             onChange={(event) => {
               setKind(event.target.value as ItemKind | '');
-              setPage(0);
+              setPage(1);
             }}
             sx={{ minWidth: 180 }}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
@@ -94,12 +92,7 @@ export default function CheckHistoryPage() {
             ))}
           </TextField>
         </Stack>
-        {checks.isFetching && <LinearProgress sx={{ height: 2 }} />}
-        {checks.isError && (
-          <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-            {getErrorMessage(checks.error)}
-          </Alert>
-        )}
+        <TableQueryState query={checks} />
         <TableContainer>
           <Table size="small" aria-label={t.title}>
             <TableHead>
@@ -155,27 +148,14 @@ export default function CheckHistoryPage() {
                 </TableRow>
               ))}
               {checks.data && checks.data.items.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={6} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                    {debouncedSearch || kind ? t.emptyFiltered : t.empty}
-                  </TableCell>
-                </TableRow>
+                <TableEmptyRow colSpan={6}>
+                  {debouncedSearch || kind ? t.emptyFiltered : t.empty}
+                </TableEmptyRow>
               )}
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={checks.data?.total ?? 0}
-          page={page}
-          onPageChange={(_, next) => setPage(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPage(0);
-          }}
-        />
+        <ServerPagination count={checks.data?.total} page={page} pageSize={pageSize} onChange={onChange} />
       </Paper>
     </Page>
   );

@@ -21,7 +21,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -35,10 +34,12 @@ import {
 } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
+import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useAddPackageEvents } from '../api/add-package-events';
 import { useCreatePledgePackage } from '../api/create-pledge-package';
@@ -67,13 +68,12 @@ export default function EventsTablePage() {
   const user = useUser();
   const canWrite = user?.role !== 'viewer';
   const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(25);
+  const { page, pageSize, setPage, onChange } = usePagination(25);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [openId, setOpenId] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const debounced = useDebouncedValue(filters, 300);
-  const events = usePledgeEvents({ ...debounced, page: page + 1, pageSize });
+  const events = usePledgeEvents({ ...debounced, page, pageSize });
   const create = useCreatePledgePackage({
     onSuccess: (created) => {
       setSelected(new Set());
@@ -84,7 +84,7 @@ export default function EventsTablePage() {
 
   const set = (patch: Filters) => {
     setFilters((current) => ({ ...current, ...patch }));
-    setPage(0);
+    setPage(1);
   };
   const items = events.data?.items ?? [];
   const free = items.filter((event) => event.package === null);
@@ -285,17 +285,12 @@ export default function EventsTablePage() {
               </TableBody>
             </Table>
           </TableContainer>
-          <TablePagination
-            component="div"
-            count={events.data?.total ?? 0}
+          <ServerPagination
+            count={events.data?.total}
             page={page}
-            rowsPerPage={pageSize}
+            pageSize={pageSize}
+            onChange={onChange}
             rowsPerPageOptions={[25, 50, 100]}
-            onPageChange={(_, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
-            }}
             labelRowsPerPage={t.table.rowsPerPage}
             labelDisplayedRows={({ from, to, count }) => t.table.of(from, to, count)}
           />

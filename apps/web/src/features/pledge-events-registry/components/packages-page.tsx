@@ -10,7 +10,6 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -24,15 +23,19 @@ import {
 } from '@pledgewatch/contract';
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
+import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/config/texts';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
+import { usePagination } from '@/lib/pagination';
 import { usePledgePackages } from '../api/get-pledge-packages';
 import { useImportRegistrationNumbers } from '../api/import-registration-numbers';
 import { useTransitionPledgePackage } from '../api/transition-pledge-package';
 
 const t = texts.pledgeEventsRegistry.packages;
+
+const PACKAGES_PAGE_SIZE = 20;
 
 const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
   draft: 'info',
@@ -44,8 +47,8 @@ const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' |
 
 /** Packages of notifications and their lifecycle: draft → ready (a second person approves) → sent → registered | rejected. */
 export default function PackagesPage() {
-  const [page, setPage] = useState(0);
-  const packages = usePledgePackages({ page: page + 1, pageSize: 20 });
+  const { page, pageSize, onChange } = usePagination(PACKAGES_PAGE_SIZE);
+  const packages = usePledgePackages({ page, pageSize });
   if (packages.isPending) {
     return <Skeleton variant="rounded" height={200} />;
   }
@@ -60,13 +63,12 @@ export default function PackagesPage() {
       {packages.data.items.map((item) => (
         <PackageCard key={item.id} item={item} />
       ))}
-      <TablePagination
-        component="div"
+      <ServerPagination
         count={packages.data.total}
         page={page}
-        rowsPerPage={20}
-        rowsPerPageOptions={[20]}
-        onPageChange={(_, next) => setPage(next)}
+        pageSize={pageSize}
+        onChange={onChange}
+        rowsPerPageOptions={[PACKAGES_PAGE_SIZE]}
         labelDisplayedRows={({ from, to, count }) => texts.pledgeEventsRegistry.table.of(from, to, count)}
       />
     </Stack>

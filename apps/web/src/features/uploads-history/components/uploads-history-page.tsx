@@ -12,7 +12,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -28,15 +27,17 @@ import {
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, Link as RouterLink, useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
+import { ServerPagination } from '@/components/ui/server-pagination';
 import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/config/constants';
+import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { getAuthToken } from '@/lib/auth-token';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { parsePagination } from '@/lib/pagination';
 import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
 
 const t = texts.uploadsHistory;
@@ -44,13 +45,10 @@ const WIDE = { display: { xs: 'none', md: 'table-cell' } } as const;
 const NUMBER = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
 
 function parseQuery(params: URLSearchParams): UploadsListQuery {
-  const page = Number(params.get('page'));
-  const pageSize = Number(params.get('pageSize'));
   const kind = params.get('kind');
   const status = params.get('status');
   return {
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-    pageSize: PAGE_SIZE_OPTIONS.includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+    ...parsePagination(params),
     kind: (UPLOAD_KINDS as readonly string[]).includes(kind ?? '') ? (kind as UploadKind) : undefined,
     status: (UPLOAD_STATUSES as readonly string[]).includes(status ?? '')
       ? (status as UploadStatus)
@@ -194,18 +192,12 @@ export default function UploadsHistoryPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={uploads.data?.total ?? 0}
-          page={uploads.data ? query.page - 1 : 0}
-          onPageChange={(_, next) => update({ page: next + 1 })}
-          rowsPerPage={query.pageSize}
-          rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-          onRowsPerPageChange={(event) =>
-            update({
-              pageSize: Number(event.target.value) === DEFAULT_PAGE_SIZE ? undefined : event.target.value,
-              page: 1,
-            })
+        <ServerPagination
+          count={uploads.data?.total}
+          page={query.page}
+          pageSize={query.pageSize}
+          onChange={(page, pageSize) =>
+            update({ page, pageSize: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize })
           }
         />
       </Paper>

@@ -1,7 +1,5 @@
 import PersonAddAlt1OutlinedIcon from '@mui/icons-material/PersonAddAlt1Outlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -9,14 +7,15 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, SEARCH_DEBOUNCE_MS } from '@/config/constants';
+import { ServerPagination } from '@/components/ui/server-pagination';
+import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableToolbar } from '@/components/ui/table-toolbar';
+import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/config/texts';
-import { getErrorMessage } from '@/lib/api-client';
+import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useUsers } from '../api/get-users';
 import { InviteUserDialog } from './invite-user-dialog';
@@ -26,23 +25,15 @@ const t = texts.settings.users;
 
 /** Organisation members, paged and searched on the server. */
 export function UsersTable({ currentUserId }: { currentUserId: string }) {
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, setPage, onChange } = usePagination();
   const [search, setSearch] = useState('');
   const [inviteOpen, setInviteOpen] = useState(false);
   const debouncedSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const users = useUsers({ page: page + 1, pageSize, search: debouncedSearch || undefined });
+  const users = useUsers({ page, pageSize, search: debouncedSearch || undefined });
 
   return (
     <Paper variant="outlined">
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ p: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
-      >
-        <Typography variant="h6" component="h2">
-          {t.heading}
-        </Typography>
+      <TableToolbar title={t.heading}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
           <TextField
             size="small"
@@ -52,7 +43,7 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(0);
+              setPage(1);
             }}
             sx={{ minWidth: 260 }}
           />
@@ -65,13 +56,8 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
             {t.invite}
           </Button>
         </Stack>
-      </Stack>
-      {users.isFetching && <LinearProgress sx={{ height: 2 }} />}
-      {users.isError && (
-        <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-          {getErrorMessage(users.error)}
-        </Alert>
-      )}
+      </TableToolbar>
+      <TableQueryState query={users} />
       <TableContainer>
         <Table size="small" aria-label={t.heading}>
           <TableHead>
@@ -89,27 +75,12 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
               <UserRow key={member.id} member={member} isSelf={member.id === currentUserId} />
             ))}
             {users.data && users.data.items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6} sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}>
-                  {t.empty}
-                </TableCell>
-              </TableRow>
+              <TableEmptyRow colSpan={6}>{t.empty}</TableEmptyRow>
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={users.data?.total ?? 0}
-        page={page}
-        onPageChange={(_, next) => setPage(next)}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={PAGE_SIZE_OPTIONS}
-        onRowsPerPageChange={(event) => {
-          setPageSize(Number(event.target.value));
-          setPage(0);
-        }}
-      />
+      <ServerPagination count={users.data?.total} page={page} pageSize={pageSize} onChange={onChange} />
       <InviteUserDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
     </Paper>
   );

@@ -1,0 +1,36 @@
+import TablePagination, { type TablePaginationProps } from '@mui/material/TablePagination';
+import { PAGE_SIZE_OPTIONS } from '@/config/constants';
+
+type ServerPaginationProps = {
+  /** Rows on the server; `undefined` until the first answer, when the first page is shown. */
+  count: number | undefined;
+  /** The current page, from 1 as the API counts. */
+  page: number;
+  pageSize: number;
+  /** Called with the next page and size; a new page size always goes back to page 1. */
+  onChange: (page: number, pageSize: number) => void;
+  rowsPerPageOptions?: number[];
+} & Pick<TablePaginationProps, 'labelRowsPerPage' | 'labelDisplayedRows'>;
+
+/** MUI's pagination under a server-paged table, with the platform's page sizes. */
+export function ServerPagination({
+  count,
+  page,
+  pageSize,
+  onChange,
+  rowsPerPageOptions = PAGE_SIZE_OPTIONS,
+  ...labels
+}: ServerPaginationProps) {
+  return (
+    <TablePagination
+      component="div"
+      count={count ?? 0}
+      page={count === undefined ? 0 : page - 1}
+      onPageChange={(_, next) => onChange(next + 1, pageSize)}
+      rowsPerPage={pageSize}
+      rowsPerPageOptions={rowsPerPageOptions}
+      onRowsPerPageChange={(event) => onChange(1, Number(event.target.value))}
+      {...labels}
+    />
+  );
+}
