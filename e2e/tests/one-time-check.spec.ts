@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { SOURCE_TYPES } from '@pledgewatch/contract';
 import { PDFParse } from 'pdf-parse';
-import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
+import { apiCall, apiToken, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
  * The demo VIN pledged to another creditor, from the server's demo datasets. Imported through a
@@ -33,6 +33,9 @@ test('a one-time check of a pledged VIN: results, printable document and PDF', a
   await signInThroughForm(page, DEMO_ANALYST);
   await page.getByRole('link', { name: 'Разовая проверка' }).click();
   await expect(page).toHaveURL(/\/monitoring\/one-time-check$/);
+  // The dashboard's quick-check box also has a VIN field: wait until it has left the page.
+  await expect(page.getByRole('heading', { name: 'Разовая проверка', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('dashboard-quick-check')).toHaveCount(0);
 
   // Live validation: a forbidden letter is refused before anything is sent.
   const vin = page.getByRole('textbox', { name: 'VIN' });
@@ -100,6 +103,12 @@ test('a one-time check of a pledged VIN: results, printable document and PDF', a
 
 test('a regular check run started by hand completes and its events appear', async ({ page }) => {
   test.setTimeout(120_000);
+  // Whatever ran before, this run has something new to find: the demo VIN pledged to another
+  // creditor joins the portfolio (a first check reports a present pledge).
+  const analyst = await apiToken(DEMO_ANALYST);
+  await apiCall(analyst, 'POST', '/api/v1/monitoring/regular-check/form-vin', {
+    rows: [{ vin: DEMO_PLEDGED_VIN, label: 'Проверка e2e' }],
+  });
   await signInThroughForm(page, DEMO_ANALYST);
   await page.getByRole('link', { name: 'Регулярные проверки' }).click();
   await expect(page).toHaveURL(/\/monitoring\/checks$/);
