@@ -1,7 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import {
@@ -13,51 +11,13 @@ import {
   SOURCE_TYPES,
 } from '@pledgewatch/contract';
 import { useEffect, useState } from 'react';
+import { MultiSelect } from '@/components/ui/multi-select';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/config/texts';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { type EventsView, type EventsViewKey, hasFilters } from './use-events-view';
 
 const t = texts.events.filters;
-
-type MultiSelectProps<T extends string> = {
-  label: string;
-  codes: readonly T[];
-  value: T[];
-  labelOf: (code: T) => string;
-  onChange: (value: T[]) => void;
-};
-
-function MultiSelect<T extends string>({ label, codes, value, labelOf, onChange }: MultiSelectProps<T>) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(event) => {
-        const next = event.target.value as unknown as T[] | string;
-        onChange((typeof next === 'string' ? next.split(',') : next) as T[]);
-      }}
-      slotProps={{
-        select: {
-          multiple: true,
-          renderValue: (selected) => {
-            const list = selected as T[];
-            return list.length === 1 ? labelOf(list[0] as T) : t.selected(list.length);
-          },
-        },
-      }}
-    >
-      {codes.map((code) => (
-        <MenuItem key={code} value={code} dense>
-          <Checkbox size="small" checked={value.includes(code)} sx={{ p: 0.5, mr: 1 }} />
-          <ListItemText primary={labelOf(code)} />
-        </MenuItem>
-      ))}
-    </TextField>
-  );
-}
 
 type EventsFiltersProps = {
   view: EventsView;
@@ -134,6 +94,8 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
         codes={EVENT_TYPE_CODES}
         value={view.type}
         labelOf={(code) => EVENT_TYPES[code].label}
+        allLabel={t.allTypes}
+        selectedLabel={t.selected}
         onChange={(value) => onChange({ type: value })}
       />
       <MultiSelect
@@ -141,6 +103,8 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
         codes={SEVERITY_CODES}
         value={view.severity}
         labelOf={(code) => SEVERITIES[code].label}
+        allLabel={t.allSeverities}
+        selectedLabel={t.selected}
         onChange={(value) => onChange({ severity: value })}
       />
       <MultiSelect
@@ -148,6 +112,8 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
         codes={SOURCE_TYPE_CODES}
         value={view.source}
         labelOf={(code) => SOURCE_TYPES[code].name}
+        allLabel={t.allSources}
+        selectedLabel={t.selected}
         onChange={(value) => onChange({ source: value })}
       />
       <Box sx={{ display: 'flex', alignItems: 'center' }}>
