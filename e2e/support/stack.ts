@@ -1,5 +1,9 @@
-/** Where the end-to-end stack listens; shared by the Playwright config, the stack script and the tests. */
-export const E2E_APP_PORT = 3210;
-export const E2E_MAIL_API_PORT = 3226;
+/**
+ * Where the end-to-end stack listens; shared by the Playwright config, the stack script and the tests.
+ * E2E_PORT moves both ports, so two checkouts on one machine can run their end-to-end tests at once.
+ */
+const basePort = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_APP_PORT = basePort;
+export const E2E_MAIL_API_PORT = basePort + 16;
 export const E2E_APP_URL = `http://127.0.0.1:${E2E_APP_PORT}`;
 export const E2E_MAIL_API_URL = `http://127.0.0.1:${E2E_MAIL_API_PORT}`;
