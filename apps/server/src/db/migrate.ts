@@ -14,7 +14,13 @@ export interface MigrationResult {
  * Applies the versioned SQL files in db/migrations (NNNN_name.sql) that have not run yet, each
  * in its own transaction, under an advisory lock so that parallel app starts do not race.
  */
-export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
+export async function migrate(
+  pool: pg.Pool,
+  options: {
+    /** Apply only these versions (e.g. a past release's set, to test migrating its data forward). */
+    only?: ReadonlySet<string>;
+  } = {},
+): Promise<MigrationResult> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -31,7 +37,7 @@ export async function migrate(pool: pg.Pool): Promise<MigrationResult> {
     const applied: string[] = [];
     for (const file of files) {
       const version = file.replace(/\.sql$/, '');
-      if (done.has(version)) {
+      if (done.has(version) || (options.only && !options.only.has(version))) {
         continue;
       }
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
