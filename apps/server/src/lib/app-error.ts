@@ -46,6 +46,10 @@ export const ERRORS = {
     message: 'Одобрить пакет должен другой сотрудник, не тот, кто его создал',
   },
   PLEDGE_EVENTS_NOT_FREE: { status: 409, message: 'Некоторые события уже в другом пакете или не найдены' },
+  URL_NOT_ALLOWED: {
+    status: 422,
+    message: 'Этот адрес нельзя использовать: он ведёт во внутреннюю сеть или задан неверно',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
