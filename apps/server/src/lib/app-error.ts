@@ -50,6 +50,10 @@ export const ERRORS = {
     status: 422,
     message: 'Этот адрес нельзя использовать: он ведёт во внутреннюю сеть или задан неверно',
   },
+  CACHE_INVALIDATE_STAFF_ONLY: {
+    status: 403,
+    message: 'Кэш источников общий для всех организаций: сбросить его может только сотрудник платформы',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
