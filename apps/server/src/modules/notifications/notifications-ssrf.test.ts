@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NotificationRuleInput } from '@pledgewatch/contract';
@@ -219,5 +220,51 @@ describe('webhook addresses at send time', () => {
       status: 'retrying',
       last_error: 'Получатель ответил перенаправлением (HTTP 302); перенаправления не выполняются',
     });
+  });
+});
+
+describe('migration 0010', () => {
+  it('strips receivers’ bodies and port-revealing texts from the existing log', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const ruleId = await storedWebhookRule(admin, 'https://hooks.bank.example/in');
+    const ids: string[] = [];
+    const before = [
+      'Получатель ответил HTTP 500: {"AccessKeyId":"ASIA-INTERNAL"}',
+      'Соединение отклонено (ECONNREFUSED)',
+      'Соединение разорвано (ECONNRESET)',
+      'Ошибка соединения (EHOSTUNREACH)',
+      'Нет ответа за 10 с',
+      'Telegram: Соединение отклонено (ECONNREFUSED)',
+      'Telegram ответил HTTP 400: Bad Request: chat not found',
+      'Правило удалено — уведомление не отправлено',
+    ];
+    for (const lastError of before) {
+      const deliveryId = await sendTest(admin, ruleId);
+      await app.db.query(
+        `UPDATE notification_deliveries SET status = 'failed', last_error = $2 WHERE id = $1`,
+        [deliveryId, lastError],
+      );
+      ids.push(deliveryId);
+    }
+    const sql = await readFile(
+      new URL('../../db/migrations/0010_delivery_log_without_remote_bodies.sql', import.meta.url),
+      'utf8',
+    );
+    await app.db.query(sql);
+    const { rows } = await app.db.query<{ id: string; last_error: string }>(
+      'SELECT id, last_error FROM notification_deliveries WHERE id = ANY($1)',
+      [ids],
+    );
+    const after = ids.map((id) => rows.find((row) => row.id === id)?.last_error);
+    expect(after).toEqual([
+      'Получатель ответил HTTP 500',
+      'Не удалось соединиться с адресом',
+      'Не удалось соединиться с адресом',
+      'Не удалось соединиться с адресом',
+      'Не удалось соединиться с адресом',
+      'Telegram: Не удалось соединиться с адресом',
+      'Telegram ответил HTTP 400: Bad Request: chat not found',
+      'Правило удалено — уведомление не отправлено',
+    ]);
   });
 });
