@@ -171,6 +171,28 @@ describe('webhook addresses at save time', () => {
   });
 });
 
+describe('rules saved before the check', () => {
+  it('can still be switched off and renamed, but not pointed at another internal address', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const id = await storedWebhookRule(admin, 'http://169.254.169.254/latest/meta-data/');
+    const patch = (body: object) =>
+      app.inject({
+        method: 'PATCH',
+        url: '/api/v1/monitoring/notifications/settings',
+        headers: bearer(admin.token),
+        payload: { id, ...body },
+      });
+    const off = await patch({ enabled: false, name: 'Отключено' });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ enabled: false, name: 'Отключено' });
+    const moved = await patch({ config: { url: 'http://10.0.0.1/', secret: '' } });
+    expect(moved.statusCode).toBe(422);
+    expect((await rulesOf(admin.organisationId))[0]?.config.url).toBe(
+      'http://169.254.169.254/latest/meta-data/',
+    );
+  });
+});
+
 describe('webhook addresses at send time', () => {
   it('refuses a stored rule whose address is internal: failed at once, nothing sent, no retries', async () => {
     const admin = await createSignedInUser(app, { role: 'admin' });

@@ -185,7 +185,12 @@ export async function updateRule(options: {
       }
     }
     const rule = validateRule({ ...merged, config });
-    await assertWebhookAllowed(rule, options.outbound);
+    // An unchanged address is checked at send time anyway; re-checking it here would keep an admin
+    // from switching off or renaming a rule whose address was refused later (or saved before the check).
+    const sameAddress = current.method === 'webhook' && rule.config.url === current.config.url;
+    if (!sameAddress) {
+      await assertWebhookAllowed(rule, options.outbound);
+    }
     await updateRuleRow(tx, auth.organisationId, id, auth.userId, rule);
     await recordAudit(tx, {
       organisationId: auth.organisationId,
