@@ -1,5 +1,7 @@
+import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllowedRanges } from './address-policy.ts';
 import {
@@ -240,5 +242,32 @@ describe('outboundRequest: connecting', () => {
     });
     expect(response.status).toBe(302);
     expect(hits.map((hit) => hit.path)).toEqual(['/redirect']);
+  });
+});
+
+describe('the server has one outbound HTTP client', () => {
+  it('no other server module makes an HTTP request itself', async () => {
+    const root = new URL('../../', import.meta.url).pathname;
+    const files = (await readdir(root, { recursive: true })).filter(
+      (file) =>
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        !file.startsWith('testing/') &&
+        !file.startsWith('lib/outbound/'),
+    );
+    expect(files.length).toBeGreaterThan(50);
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = await readFile(path.join(root, file), 'utf8');
+      if (
+        /\bfetch\(|from 'node:https?'|from 'node:tls'|from 'undici'|\b(?:net|tls)\.(?:connect|createConnection)\(/.test(
+          text,
+        )
+      ) {
+        offenders.push(file);
+      }
+    }
+    // Anything that must reach a URL goes through outboundRequest (address checks, pinning, no redirects).
+    expect(offenders).toEqual([]);
   });
 });
