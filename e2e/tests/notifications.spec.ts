@@ -67,21 +67,41 @@ test('an admin creates an e-mail rule, sends a test that arrives over SMTP and s
   await expect(delivery).toBeVisible();
 });
 
+test('a webhook to an internal address is refused on its field, before anything is sent', async ({
+  page,
+}) => {
+  await signInThroughForm(page, DEMO_ADMIN);
+  await page.goto('/monitoring/notifications');
+  await page.getByRole('button', { name: 'Новое правило' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Новое правило уведомлений' });
+  await dialog.getByLabel('Название правила').fill(`Метаданные e2e ${unique()}`);
+  await dialog.getByRole('combobox', { name: 'Способ' }).click();
+  await page.getByRole('option', { name: 'Вебхук (HTTP POST)' }).click();
+  await dialog.getByLabel('Адрес (URL)').fill('http://169.254.169.254/latest/meta-data/');
+  await dialog.getByLabel('Секрет подписи').fill('e2e-secret-0123456789');
+  await dialog.getByRole('button', { name: 'Создать правило' }).click();
+  await expect(
+    dialog.getByText('Адрес указывает на внутреннюю сеть (169.254.169.254). Такие адреса запрещены'),
+  ).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await page.screenshot({ path: 'test-results/notifications-webhook-refused.png' });
+});
+
 test('an analyst sees the rules and the log read-only', async ({ page }) => {
   const admin = await apiToken(DEMO_ADMIN);
   const name = `Вебхук e2e ${unique()}`;
   await apiCall(admin, 'POST', '/api/v1/monitoring/notifications/settings', {
     name,
-    // Switched off and on loopback: later tests' check runs must not send it anything.
+    // Switched off (and a host that does not resolve): later tests' check runs send it nothing.
     enabled: false,
     method: 'webhook',
-    config: { url: 'http://127.0.0.1:9/hooks', secret: 'e2e-secret-0123456789' },
+    config: { url: 'https://hooks.bank.example/hooks', secret: 'e2e-secret-0123456789' },
   });
   await signInThroughForm(page, DEMO_ANALYST);
   await page.goto('/monitoring/notifications');
   await expect(page.getByText('Правила уведомлений меняет администратор организации')).toBeVisible();
   const row = page.getByTestId('notification-rule-row').filter({ hasText: name });
-  await expect(row).toContainText('http://127.0.0.1:9/hooks');
+  await expect(row).toContainText('https://hooks.bank.example/hooks');
   await expect(row).toContainText('Отключено');
   await expect(page.getByRole('button', { name: 'Новое правило' })).toHaveCount(0);
   await expect(row.getByRole('button')).toHaveCount(0);

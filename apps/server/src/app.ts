@@ -125,7 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(newsRoutes, { prefix: '/news' });
       await api.register(monitoringRoutes, { prefix: '/monitoring' });
       await api.register(uploadRoutes, { prefix: '/monitoring/uploads', config });
-      await api.register(notificationRoutes, { prefix: '/monitoring/notifications' });
+      await api.register(notificationRoutes, { prefix: '/monitoring/notifications', config });
       await api.register(checksRoutes, { prefix: '/monitoring', config });
       await api.register(statisticsRoutes, { prefix: '/monitoring/statistics' });
       await api.register(reportRoutes, { prefix: '/monitoring' });

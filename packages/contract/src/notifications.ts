@@ -87,7 +87,8 @@ export const ADDITIONAL_METHODS: readonly AdditionalMethod[] = [
       {
         name: 'url',
         label: 'Адрес (URL)',
-        description: 'Куда отправлять запросы: https://… (http:// — только во внутренней сети)',
+        description:
+          'Куда отправлять запросы: публичный адрес https://…; адреса внутренней сети (127.0.0.1, 10.x, 192.168.x и т. п.) запрещены, кроме разрешённых администратором сервера',
         type: 'url',
         required: true,
         secret: false,

@@ -26,4 +26,21 @@ describe('loadConfig', () => {
       'https://pledgewatch.bank.ru',
     );
   });
+
+  it('allows no private range by default and reads OUTBOUND_ALLOWED_RANGES as CIDRs', () => {
+    expect(loadConfig({}).outboundAllowedRanges).toEqual([]);
+    const ranges = loadConfig({
+      OUTBOUND_ALLOWED_RANGES: '10.20.0.0/16, fd12:3456::/48',
+    }).outboundAllowedRanges;
+    expect(ranges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual([
+      '10.20.0.0/16',
+      'fd12:3456::/48',
+    ]);
+  });
+
+  it('stops at start on a bad OUTBOUND_ALLOWED_RANGES entry', () => {
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_RANGES: '10.0.0.0/8,intranet' })).toThrow(
+      'Invalid configuration:\n  OUTBOUND_ALLOWED_RANGES: «intranet» is not a CIDR range such as 10.20.0.0/16 or fd12:3456::/48',
+    );
+  });
 });

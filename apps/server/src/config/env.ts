@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import { z } from 'zod';
+import { type AllowedRange, parseAllowedRanges } from '../lib/outbound/address-policy.ts';
 
 const durationSeconds = z.coerce.number().int().positive();
 
@@ -49,6 +50,20 @@ const envSchema = z.object({
   SOURCE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SOURCE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   SOURCE_RATE_LIMIT: z.coerce.number().positive().default(20),
+  /**
+   * Private address ranges (comma-separated CIDRs) that webhooks may reach, e.g. a bank's internal
+   * receiver; by default only public addresses are allowed.
+   */
+  OUTBOUND_ALLOWED_RANGES: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowedRanges(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   /** How often the job queue looks for expired or dead (no heartbeat) jobs, seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
@@ -108,6 +123,8 @@ export interface AppConfig {
   /** Source types served by an HTTP service; the others are dataset sources. */
   remoteSources: Partial<Record<SourceType, RemoteSourceConfig>>;
   jobsSuperviseSeconds: number;
+  /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
+  outboundAllowedRanges: AllowedRange[];
 }
 
 function readRemoteSources(
@@ -180,5 +197,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     checkBatchSize: env.CHECK_BATCH_SIZE,
     remoteSources: readRemoteSources(source, env),
     jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS,
+    outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
   };
 }

@@ -46,6 +46,14 @@ export const ERRORS = {
     message: 'Одобрить пакет должен другой сотрудник, не тот, кто его создал',
   },
   PLEDGE_EVENTS_NOT_FREE: { status: 409, message: 'Некоторые события уже в другом пакете или не найдены' },
+  URL_NOT_ALLOWED: {
+    status: 422,
+    message: 'Этот адрес нельзя использовать: он ведёт во внутреннюю сеть или задан неверно',
+  },
+  CACHE_INVALIDATE_STAFF_ONLY: {
+    status: 403,
+    message: 'Кэш источников общий для всех организаций: сбросить его может только сотрудник платформы',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

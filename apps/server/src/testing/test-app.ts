@@ -21,7 +21,13 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const database = await cloneTemplate(inject('testDatabase'));
   const config: AppConfig = {
-    ...loadConfig({ NODE_ENV: 'test', APP_URL: 'http://pledgewatch.test', LOG_LEVEL: 'silent' }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      APP_URL: 'http://pledgewatch.test',
+      LOG_LEVEL: 'silent',
+      // Tests' webhook receivers listen on loopback; the SSRF tests pass outboundAllowedRanges: [].
+      OUTBOUND_ALLOWED_RANGES: '127.0.0.0/8',
+    }),
     ...options.config,
   };
   const app = await buildApp({

@@ -66,10 +66,9 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
   });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const writers = [fastify.authenticate, fastify.requireRole('admin', 'analyst')];
-  const adminOrStaff = async (request: FastifyRequest) => {
-    const auth = requireAuth(request);
-    if (auth.role !== 'admin' && !auth.isStaff) {
-      throw new AppError('FORBIDDEN');
+  const staffOnly = async (request: FastifyRequest) => {
+    if (!requireAuth(request).isStaff) {
+      throw new AppError('CACHE_INVALIDATE_STAFF_ONLY');
     }
   };
 
@@ -144,11 +143,12 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
   app.post(
     '/cache/invalidate',
     {
-      onRequest: [fastify.authenticate, adminOrStaff],
+      // The cache is shared by every organisation: a tenant's admin must not flush it for all of them.
+      onRequest: [fastify.authenticate, staffOnly],
       schema: {
         tags: ['checks'],
         summary:
-          'Сбросить кэш ответов внешнего источника (type — тип источника или all); администратор или сотрудник платформы',
+          'Сбросить общий кэш ответов внешнего источника (type — тип источника или all); только сотрудник платформы',
         body: cacheInvalidateBodySchema,
         response: { 200: cacheInvalidateResponseSchema, ...errors(401, 403, 422) },
       },

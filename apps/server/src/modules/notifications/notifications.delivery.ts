@@ -1,9 +1,10 @@
 import type { WebhookEvent } from '@pledgewatch/contract';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
-import { sendTelegram, sendWebhook } from './notifications.channels.ts';
+import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {
   claimDelivery,
   type DeliveryRow,
@@ -32,7 +33,10 @@ import {
  */
 export const DELIVERY_LEASE_SECONDS = 90;
 
-type DeliveryConfig = Pick<AppConfig, 'appUrl' | 'telegramApiUrl' | 'notifyHttpTimeoutMs'>;
+type DeliveryConfig = Pick<
+  AppConfig,
+  'appUrl' | 'telegramApiUrl' | 'notifyHttpTimeoutMs' | 'outboundAllowedRanges'
+>;
 
 /** A failure that no retry can fix: the delivery ends `failed` at once. */
 class PermanentFailure extends Error {}
@@ -65,7 +69,9 @@ export async function performDelivery(options: {
     await send({ ...options, delivery });
     await markDeliverySent(db, delivery.id);
   } catch (error) {
-    const permanent = error instanceof PermanentFailure;
+    // A refused address or a malformed URL fails the same way every time: no retries.
+    const permanent =
+      error instanceof PermanentFailure || (error instanceof ChannelFailure && error.permanent);
     await markDeliveryFailedTry(db, delivery.id, {
       final: permanent || options.lastTry,
       error: (error as Error).message || 'Неизвестная ошибка',
@@ -112,6 +118,8 @@ async function send(options: {
       body,
       idempotencyKey: delivery.id,
       timeoutMs: config.notifyHttpTimeoutMs,
+      // Checked again at send time: DNS may have changed since the rule was saved.
+      policy: outboundPolicy(config),
       now: options.now,
     });
   } else {

@@ -14,7 +14,9 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AppConfig } from '../../config/env.ts';
 import { errors } from '../../lib/http.ts';
+import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   createRule,
@@ -26,8 +28,9 @@ import {
 } from './notifications.service.ts';
 
 /** `/api/v1/monitoring/notifications/*`: rules (admins change them, everyone reads) and the delivery log. */
-export const notificationRoutes: FastifyPluginAsync = async (fastify) => {
+export const notificationRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const outbound = outboundPolicy(config);
   const adminOnly = [fastify.authenticate, fastify.requireRole('admin')];
 
   app.get(
@@ -55,7 +58,12 @@ export const notificationRoutes: FastifyPluginAsync = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const rule = await createRule({ db: fastify.db, auth: requireAuth(request), rule: request.body });
+      const rule = await createRule({
+        db: fastify.db,
+        auth: requireAuth(request),
+        rule: request.body,
+        outbound,
+      });
       return reply.code(201).send(rule);
     },
   );
@@ -71,7 +79,8 @@ export const notificationRoutes: FastifyPluginAsync = async (fastify) => {
         response: { 200: notificationRuleSchema, ...errors(401, 403, 404, 422) },
       },
     },
-    async (request) => updateRule({ db: fastify.db, auth: requireAuth(request), patch: request.body }),
+    async (request) =>
+      updateRule({ db: fastify.db, auth: requireAuth(request), patch: request.body, outbound }),
   );
 
   app.delete(

@@ -16,6 +16,7 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { checkOutboundUrl, OutboundError, type OutboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
 import { DELIVERY_MAX_ATTEMPTS, deliverNotificationJob } from './jobs/deliver-notification.job.ts';
@@ -93,6 +94,29 @@ function validateRule(input: unknown): NotificationRuleInput {
   return parsed.data;
 }
 
+/** How long the save-time DNS look-up of a webhook host may take. */
+const SAVE_CHECK_TIMEOUT_MS = 5000;
+
+/**
+ * Refuses a webhook whose address is, or resolves to, a loopback, private, link-local, metadata or
+ * other internal address (unless the operator allowed the range). A host that does not resolve now
+ * is accepted: the check runs again, pinned, before every send.
+ */
+async function assertWebhookAllowed(rule: NotificationRuleInput, policy: OutboundPolicy): Promise<void> {
+  if (rule.method !== 'webhook') {
+    return;
+  }
+  try {
+    await checkOutboundUrl(rule.config.url ?? '', policy, { timeoutMs: SAVE_CHECK_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof OutboundError && error.permanent) {
+      throw new AppError('URL_NOT_ALLOWED', {
+        fieldErrors: [{ field: 'config.url', message: error.message }],
+      });
+    }
+  }
+}
+
 async function requireRule(
   db: Queryable,
   auth: AuthContext,
@@ -118,8 +142,10 @@ export async function createRule(options: {
   db: pg.Pool;
   auth: AuthContext;
   rule: NotificationRuleInput;
+  outbound: OutboundPolicy;
 }): Promise<NotificationRule> {
   const { auth } = options;
+  await assertWebhookAllowed(options.rule, options.outbound);
   return withTransaction(options.db, async (tx) => {
     const id = await insertRule(tx, auth.organisationId, auth.userId, options.rule);
     await recordAudit(tx, {
@@ -142,6 +168,7 @@ export async function updateRule(options: {
   db: pg.Pool;
   auth: AuthContext;
   patch: UpdateNotificationRuleBody;
+  outbound: OutboundPolicy;
 }): Promise<NotificationRule> {
   const { auth } = options;
   const { id, ...patch } = options.patch;
@@ -158,6 +185,12 @@ export async function updateRule(options: {
       }
     }
     const rule = validateRule({ ...merged, config });
+    // An unchanged address is checked at send time anyway; re-checking it here would keep an admin
+    // from switching off or renaming a rule whose address was refused later (or saved before the check).
+    const sameAddress = current.method === 'webhook' && rule.config.url === current.config.url;
+    if (!sameAddress) {
+      await assertWebhookAllowed(rule, options.outbound);
+    }
     await updateRuleRow(tx, auth.organisationId, id, auth.userId, rule);
     await recordAudit(tx, {
       organisationId: auth.organisationId,

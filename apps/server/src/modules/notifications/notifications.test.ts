@@ -491,9 +491,7 @@ describe('notification delivery', () => {
     hooks.state.status = 503;
     hooks.state.answer = 'Service Unavailable';
     for (const delivery of deliveries) {
-      await expect(runJob(delivery.id, 0)).rejects.toThrow(
-        'Получатель ответил HTTP 503: Service Unavailable',
-      );
+      await expect(runJob(delivery.id, 0)).rejects.toThrow('Получатель ответил HTTP 503');
       await expect(runJob(delivery.id, 1)).rejects.toThrow();
     }
     expect(await deliveriesOf(rule.id)).toEqual(
@@ -501,7 +499,8 @@ describe('notification delivery', () => {
         expect.objectContaining({
           status: 'retrying',
           attempts: 2,
-          last_error: 'Получатель ответил HTTP 503: Service Unavailable',
+          // The status only: the receiver's body never reaches the log.
+          last_error: 'Получатель ответил HTTP 503',
         }),
       ),
     );
@@ -529,13 +528,13 @@ describe('notification delivery', () => {
     });
     await notify(org.admin.organisationId, [await insertEvent(org)]);
     const [delivery] = await deliveriesOf(rule.id);
-    await expect(runJob(delivery!.id, 4)).rejects.toThrow('Соединение отклонено');
+    await expect(runJob(delivery!.id, 4)).rejects.toThrow('Не удалось соединиться с адресом');
     expect((await deliveriesOf(rule.id))[0]).toMatchObject({ status: 'retrying' });
-    await expect(runJob(delivery!.id, 5)).rejects.toThrow('Соединение отклонено');
+    await expect(runJob(delivery!.id, 5)).rejects.toThrow('Не удалось соединиться с адресом');
     expect((await deliveriesOf(rule.id))[0]).toMatchObject({
       status: 'failed',
       attempts: 2,
-      last_error: 'Соединение отклонено (ECONNREFUSED)',
+      last_error: 'Не удалось соединиться с адресом',
     });
     // A late duplicate of the job does nothing.
     await runJob(delivery!.id, 5);
@@ -556,7 +555,7 @@ describe('notification delivery', () => {
           status: 'failed',
           attempts: 2,
           maxAttempts: 6,
-          lastError: 'Соединение отклонено (ECONNREFUSED)',
+          lastError: 'Не удалось соединиться с адресом',
           event: { typeLabel: 'Смена владельца', identifier: org.vin },
         },
       ],

@@ -65,6 +65,14 @@ const remote: RemoteSourceConfig = {
 };
 const { app, config } = await buildTestApp({ config: { remoteSources: { wanted: remote } } });
 const user = await createSignedInUser(app, { role: 'admin' });
+const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
+const invalidateCache = (type: string, token: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/cache/invalidate',
+    payload: { type },
+    headers: bearer(token),
+  });
 const check = (vin: string) =>
   app.inject({
     method: 'POST',
@@ -99,12 +107,7 @@ describe('remote HTTP source', () => {
     expect(wantedOf(second)).toMatchObject({ status: 'ok', fromCache: true });
     expect(hits).toHaveLength(1);
 
-    const invalidate = await app.inject({
-      method: 'POST',
-      url: '/api/v1/monitoring/cache/invalidate',
-      payload: { type: 'wanted' },
-      headers: bearer(user.token),
-    });
+    const invalidate = await invalidateCache('wanted', staff.token);
     expect(invalidate.json()).toEqual({ message: 'Кэш источника «Розыск» очищен', removed: 1 });
     const third = (await check(vin)).json();
     expect(wantedOf(third).fromCache).toBe(false);
@@ -118,6 +121,26 @@ describe('remote HTTP source', () => {
       cacheTtlSeconds: 3600,
       consecutiveFailures: 0,
     });
+  });
+
+  it('keeps the shared cache out of tenants’ reach: only platform staff may flush it', async () => {
+    // Another organisation's check fills the shared cache.
+    const vin = randomVin('XTW');
+    expect(wantedOf((await check(vin)).json())).toMatchObject({ status: 'ok', fromCache: false });
+    const tenantAdmin = await createSignedInUser(app, { role: 'admin' });
+    for (const type of ['wanted', 'all']) {
+      const refused = await invalidateCache(type, tenantAdmin.token);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({
+        code: 'CACHE_INVALIDATE_STAFF_ONLY',
+        message: 'Кэш источников общий для всех организаций: сбросить его может только сотрудник платформы',
+      });
+    }
+    // The other organisation still gets its cached answer; the remote was asked once.
+    expect(wantedOf((await check(vin)).json())).toMatchObject({ status: 'ok', fromCache: true });
+    expect(hits).toHaveLength(1);
+    const cached = await app.db.query('SELECT 1 FROM source_cache WHERE identifier = $1', [vin]);
+    expect(cached.rowCount).toBe(1);
   });
 
   it('reports a timeout as a failed source after the retries, never as «nothing found»', async () => {
@@ -201,12 +224,7 @@ describe('remote HTTP source', () => {
 
     behaviour = 'error';
     // The first run's answer is cached for an hour: drop it so the run asks the failing source.
-    await app.inject({
-      method: 'POST',
-      url: '/api/v1/monitoring/cache/invalidate',
-      payload: { type: 'all' },
-      headers: bearer(user.token),
-    });
+    await invalidateCache('all', staff.token);
     const second = await runChecksNow(app, config, user.token);
     const wanted = second.sources.find((s: { type: string }) => s.type === 'wanted');
     expect(wanted).toMatchObject({ batchesFailed: 1, events: 0 });

@@ -2,6 +2,11 @@ import { type Finding, findingSchema, SOURCE_TYPES, type SourceType } from '@ple
 import { z } from 'zod';
 import type { RemoteSourceConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import {
+  OutboundError,
+  type OutboundResponse,
+  outboundRequest,
+} from '../../../lib/outbound/outbound-request.ts';
 import { sourceAnswersFor } from './dataset-source.ts';
 import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { getCachedAnswers, putCachedAnswers } from './sources.queries.ts';
@@ -19,6 +24,9 @@ export const DEFAULT_CACHE_TTL: Readonly<Record<SourceType, number>> = {
 };
 
 const remoteAnswerSchema = z.object({ findings: z.array(findingSchema) });
+
+/** Largest answer read from a remote source for one identifier. */
+const REMOTE_ANSWER_MAX_BYTES = 5 * 1024 * 1024;
 
 /** At most `rate` requests per second per source type in this process. */
 const nextSlot = new Map<SourceType, number>();
@@ -64,48 +72,50 @@ export function createRemoteSource(
       url.searchParams.set('documentType', item.documentType);
     }
     await takeRateSlot(type, config.rateLimit);
-    let response: Response;
+    const timeoutText = `Источник не ответил за ${(config.timeoutMs / 1000).toLocaleString('ru-RU')} с`;
+    let response: OutboundResponse;
     try {
-      response = await fetch(url, {
+      response = await outboundRequest(url.toString(), {
         headers: {
           accept: 'application/json',
           ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
         },
-        signal: AbortSignal.timeout(config.timeoutMs),
+        timeoutMs: config.timeoutMs,
+        // SOURCE_<TYPE>_URL is the operator's, often an internal service: no address check. The
+        // tenant gives only the identifier, which goes into the query string, never the host.
+        policy: { allowedRanges: [], trusted: true },
+        readBody: true,
+        maxResponseBytes: REMOTE_ANSWER_MAX_BYTES,
       });
     } catch (error) {
-      const name = (error as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new RemoteFailure(
-          `Источник не ответил за ${(config.timeoutMs / 1000).toLocaleString('ru-RU')} с`,
-          true,
-        );
+      const kind = error instanceof OutboundError ? error.kind : 'connect';
+      if (kind === 'timeout') {
+        throw new RemoteFailure(timeoutText, true);
+      }
+      if (kind === 'too_large') {
+        throw new RemoteFailure('Источник вернул слишком большой ответ', false);
+      }
+      if (kind === 'invalid') {
+        throw new RemoteFailure('Адрес источника задан неверно', false);
       }
       throw new RemoteFailure('Источник недоступен (нет соединения)', true);
     }
     if (response.status === 429) {
-      await response.body?.cancel();
-      const retryAfter = Number(response.headers.get('retry-after'));
+      const retryAfter = Number(response.headers['retry-after']);
       throw new RemoteFailure(
         'Источник ограничил частоту запросов (429)',
         true,
         Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
       );
     }
-    if (!response.ok) {
-      await response.body?.cancel();
+    if (response.status < 200 || response.status >= 300) {
+      // Redirects are not followed either: a 3xx is an error like any other.
       throw new RemoteFailure(`Источник ответил ошибкой ${response.status}`, response.status >= 500);
     }
     let body: unknown;
     try {
-      body = await response.json();
-    } catch (error) {
-      if ((error as Error).name === 'TimeoutError') {
-        throw new RemoteFailure(
-          `Источник не ответил за ${(config.timeoutMs / 1000).toLocaleString('ru-RU')} с`,
-          true,
-        );
-      }
+      body = JSON.parse(response.body.toString('utf8'));
+    } catch {
       throw new RemoteFailure('Источник вернул некорректный ответ (не JSON)', false);
     }
     const parsed = remoteAnswerSchema.safeParse(body);

@@ -16,7 +16,7 @@ export default function ChecksPage() {
       <Stack spacing={3}>
         <CheckRunsPanel canStart={role === 'admin' || role === 'analyst'} />
         <ScheduleCard canEdit={role === 'admin'} />
-        <SourcesTable canImport={staff} canResetCache={role === 'admin' || staff} />
+        <SourcesTable canImport={staff} canResetCache={staff} />
       </Stack>
     </Page>
   );
