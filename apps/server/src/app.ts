@@ -10,6 +10,7 @@ import {
 import type { AppConfig } from './config/env.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { readBuildId } from './lib/build-info.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { checksRoutes } from './modules/checks/checks.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(userRoutes, { prefix: '/user', config });
       await api.register(memberRoutes, { prefix: '/users', config });
       await api.register(platformRoutes, { prefix: '/platform' });
+      await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(newsRoutes, { prefix: '/news' });
       await api.register(monitoringRoutes, { prefix: '/monitoring' });
       await api.register(uploadRoutes, { prefix: '/monitoring/uploads', config });

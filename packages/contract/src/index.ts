@@ -1,4 +1,5 @@
 export * from './api-paths.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './checks.ts';
 export * from './common.ts';

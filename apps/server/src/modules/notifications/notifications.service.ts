@@ -19,6 +19,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { checkOutboundUrl, OutboundError, type OutboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
+import { changedFields } from '../audit/audit-changes.ts';
 import { DELIVERY_MAX_ATTEMPTS, deliverNotificationJob } from './jobs/deliver-notification.job.ts';
 import {
   deleteRules,
@@ -198,7 +199,14 @@ export async function updateRule(options: {
       action: 'notification_rule.update',
       entity: 'notification_rule',
       entityId: id,
-      details: { fields: Object.keys(patch) },
+      details: {
+        name: rule.name,
+        changes: changedFields(
+          { ...toInput(current), ...current.config },
+          { ...rule, ...rule.config, config: undefined },
+          { secret: SECRET_CONFIG_KEYS },
+        ),
+      },
     });
     return toRule(await requireRule(tx, auth, id));
   });

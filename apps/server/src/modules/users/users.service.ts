@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { generateToken, hashPassword, hashToken, verifyPassword } from '../../lib/crypto.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
+import { changedFields } from '../audit/audit-changes.ts';
 import {
   countRecentAttempts,
   deleteSession,
@@ -458,7 +459,13 @@ export async function updateMember(options: {
       action: 'user.updated',
       entity: 'user',
       entityId: member.id,
-      details: { role: options.role, active: options.active },
+      details: {
+        email: member.email,
+        changes: changedFields(
+          { role: member.role, active: member.active },
+          { role: options.role, active: options.active },
+        ),
+      },
     });
     return toMember((await getUserById(tx, member.id))!);
   });

@@ -10,6 +10,7 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
 import { texts } from '@/config/texts';
+import { AuditLogTable } from '@/features/audit-log/components/audit-log-table';
 import { OutboxTable } from '@/features/outbox/components/outbox-table';
 import { profileQueryOptions, useProfile } from '@/features/settings/api/get-profile';
 import { AppearanceSettings } from '@/features/settings/components/appearance-settings';
@@ -31,12 +32,12 @@ export const clientLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
-type TabId = 'profile' | 'password' | 'appearance' | 'sessions' | 'users' | 'outbox';
+type TabId = 'profile' | 'password' | 'appearance' | 'sessions' | 'users' | 'audit' | 'outbox';
 
 function availableTabs(user: User): TabId[] {
   const tabs: TabId[] = ['profile', 'password', 'appearance', 'sessions'];
   if (user.role === 'admin') {
-    tabs.push('users');
+    tabs.push('users', 'audit');
   }
   if (user.isStaff) {
     tabs.push('outbox');
@@ -81,6 +82,8 @@ function TabContent({ tab, user }: { tab: TabId; user: User }): ReactNode {
       return <AppearanceSettings />;
     case 'users':
       return <UsersTable currentUserId={user.id} />;
+    case 'audit':
+      return <AuditLogTable />;
     case 'outbox':
       return <OutboxTable />;
   }

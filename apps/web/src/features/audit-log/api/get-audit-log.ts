@@ -1,0 +1,28 @@
+import { API, type AuditFacets, type AuditResponse } from '@pledgewatch/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, apiUrl } from '@/lib/api-client';
+
+/** The screen's filters; empty strings are left out of the request. */
+export type AuditFilters = { actorId: string; action: string; entity: string; from: string; to: string };
+export type AuditLogQuery = AuditFilters & { page: number; pageSize: number };
+
+const present = (filters: Partial<AuditFilters>) =>
+  Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '' && value !== undefined));
+
+export const getAuditLog = ({ page, pageSize, ...filters }: AuditLogQuery): Promise<AuditResponse> =>
+  api.get<AuditResponse>(API.audit, { query: { page, pageSize, ...present(filters) } });
+
+export const auditLogQueryOptions = (query: AuditLogQuery) =>
+  queryOptions({ queryKey: ['audit-log', 'entries', query], queryFn: () => getAuditLog(query) });
+
+export const useAuditLog = (query: AuditLogQuery) =>
+  useQuery({ ...auditLogQueryOptions(query), placeholderData: keepPreviousData });
+
+export const auditFacetsQueryOptions = () =>
+  queryOptions({ queryKey: ['audit-log', 'facets'], queryFn: () => api.get<AuditFacets>(API.auditFacets) });
+
+export const useAuditFacets = () => useQuery(auditFacetsQueryOptions());
+
+/** A plain link to the export (the session cookie authorises the GET). */
+export const auditExportUrl = (filters: AuditFilters, format: 'xlsx' | 'csv'): string =>
+  apiUrl(API.auditExport, { format, ...present(filters) });
