@@ -401,6 +401,114 @@ describe('pledge events from a file', () => {
 });
 
 describe('packages', () => {
+  it('the XLSX export neutralises formula-like text', async () => {
+    const maker = await createSignedInUser(app, { role: 'analyst' });
+    const vin = makeVin();
+    const entered = await post(
+      '/api/v1/pledges/events',
+      maker,
+      creation([vin], {
+        pledgee: { ...SBER, name: '@SUM(1)' },
+        contract: { name: '+cmd', number: `ДЗ-${serial}`, date: '2025-01-15' },
+        vehicles: [{ vin, description: '=HYPERLINK("http://x")' }],
+      }),
+    );
+    expect(entered.statusCode, entered.body).toBe(201);
+    const pkg = (
+      await post('/api/v1/pledges/packages', maker, {
+        name: '=HYPERLINK("http://x")',
+        eventIds: [entered.json().event.id],
+      })
+    ).json();
+    const xlsx = await get(`/api/v1/pledges/packages/${pkg.id}/export?format=xlsx`, maker);
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as never);
+    const row = book.getWorksheet('Уведомления')!.getRow(2);
+    expect(row.getCell(7).value).toBe("'@SUM(1)");
+    expect(String(row.getCell(8).value)).toMatch(/^'\+cmd № /);
+    expect(String(row.getCell(9).value)).toBe(`VIN ${vin}, =HYPERLINK("http://x")`);
+    for (const sheet of book.worksheets) {
+      sheet.eachRow((r) =>
+        r.eachCell((cell) => {
+          expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
+          expect(String(cell.value)).not.toMatch(/^[=+\-@\t\r]/);
+        }),
+      );
+    }
+    expect(book.getWorksheet('Пакет')!.getRow(2).getCell(2).value).toBe(
+      `№ ${pkg.number} · =HYPERLINK("http://x")`,
+    );
+  });
+
+  it('maker-checker: the creator, an event author and whoever changed the contents cannot approve', async () => {
+    const creator = await createSignedInUser(app, { role: 'analyst' });
+    const org = { organisationId: creator.organisationId };
+    const author = await createSignedInUser(app, { role: 'analyst', ...org });
+    const adder = await createSignedInUser(app, { role: 'admin', ...org });
+    const remover = await createSignedInUser(app, { role: 'analyst', ...org });
+    const checker = await createSignedInUser(app, { role: 'analyst', ...org });
+    const viewer = await createSignedInUser(app, { role: 'viewer', ...org });
+    const enter = async (user: TestUser) =>
+      (await post('/api/v1/pledges/events', user, creation([makeVin()]))).json().event.id as string;
+    const mine = await enter(creator);
+    const authored = await enter(author);
+    const added = await enter(creator);
+    const extra = await enter(author);
+
+    // The creator builds the package from their own event and one entered by a colleague.
+    const created = await post('/api/v1/pledges/packages', creator, { eventIds: [mine, authored] });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/v1/pledges/packages/${created.json().id}`;
+    const change = (user: TestUser, eventIds: string[], remove = false) =>
+      app.inject({
+        method: remove ? 'DELETE' : 'POST',
+        url: `${url}/events`,
+        payload: { eventIds },
+        headers: bearer(user.token),
+      });
+    // Someone else adds events to the creator's draft; another removes one (contents changed by both).
+    expect((await change(adder, [added, extra])).statusCode).toBe(200);
+    expect((await change(remover, [extra], true)).statusCode).toBe(200);
+
+    const refusals: [TestUser, RegExp][] = [
+      [creator, /^Вы создали этот пакет\./],
+      [author, /^В пакете есть уведомления, которые внесли вы\./],
+      [adder, /^Вы меняли состав пакета/],
+      [remover, /^Вы меняли состав пакета/],
+    ];
+    for (const [user, reason] of refusals) {
+      const detail = (await get(url, user)).json();
+      expect(detail.canApprove).toBe(false);
+      expect(detail.approveBlockedReason).toMatch(reason);
+      const listed = (await get('/api/v1/pledges/packages', user)).json().items[0];
+      expect(listed).toMatchObject({ id: detail.id, canApprove: false });
+      expect(listed.approveBlockedReason).toMatch(reason);
+      const refused = await post(`${url}/transition`, user, { action: 'approve' });
+      expect(refused.statusCode, user.email).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'PLEDGE_PACKAGE_SAME_PERSON' });
+      expect(refused.json().message).toMatch(reason);
+    }
+    expect((await get(url, viewer)).json()).toMatchObject({
+      canApprove: false,
+      approveBlockedReason: 'Одобрять пакеты могут администратор и аналитик',
+    });
+
+    // A third person who touched nothing may approve.
+    expect((await get(url, checker)).json()).toMatchObject({ canApprove: true, approveBlockedReason: null });
+    const approved = await post(`${url}/transition`, checker, { action: 'approve' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: 'ready',
+      approvedBy: { id: checker.id },
+      canApprove: false,
+    });
+
+    // Returned to draft, the package still remembers who shaped it.
+    expect((await post(`${url}/transition`, checker, { action: 'return' })).statusCode).toBe(200);
+    expect((await post(`${url}/transition`, remover, { action: 'approve' })).statusCode).toBe(403);
+  });
+
   it('moves draft → ready (second person) → sent → registered, takes numbers and exports', async () => {
     const maker = await createSignedInUser(app, { role: 'analyst' });
     const checker = await createSignedInUser(app, { role: 'admin', organisationId: maker.organisationId });
@@ -423,7 +531,7 @@ describe('packages', () => {
     // Maker-checker: the author cannot approve; sending a draft is refused.
     const self = await transition(maker, 'approve');
     expect(self.statusCode).toBe(403);
-    expect(self.json().message).toBe('Одобрить пакет должен другой сотрудник, не тот, кто его создал');
+    expect(self.json().message).toMatch(/^Вы создали этот пакет\. Одобрить его должен другой сотрудник/);
     expect((await transition(maker, 'send')).statusCode).toBe(409);
     expect((await get(url, checker)).json().canApprove).toBe(true);
     const approved = await transition(checker, 'approve');
