@@ -119,12 +119,15 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
   const card = page.getByRole('region', { name: `Файл «${fileName}»` });
   await expect(card).toContainText('событий: 2');
   await expect(card.getByRole('button', { name: 'Одобрить' })).toBeDisabled();
+  await expect(card.getByTestId('approve-blocked-reason')).toContainText('Вы создали этот пакет');
 
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
   await signInThroughForm(adminPage, DEMO_ADMIN);
   await adminPage.goto('/pledges/events-registry/packages');
   const adminCard = adminPage.getByRole('region', { name: `Файл «${fileName}»` });
+  await expect(adminCard.getByRole('button', { name: 'Одобрить' })).toBeEnabled();
+  await expect(adminCard.getByTestId('approve-blocked-reason')).toHaveCount(0);
   await adminCard.getByRole('button', { name: 'Одобрить' }).click();
   await expect(adminCard.getByTestId('package-status')).toHaveText('Готов к отправке');
   await adminContext.close();

@@ -613,4 +613,20 @@ export const FINDING_FIELD_LABELS: Readonly<Record<string, string>> = {
   subject: 'Предмет исполнения',
   reason: 'Причина',
   note: 'Примечание',
+  verified: 'Подтверждение',
+  own: 'Залог вашей организации',
 };
+
+/**
+ * The text of a payload field that is a flag rather than data (the `pledges` source's `verified` and
+ * `own`), or null for any other field. Every place that prints findings uses it.
+ */
+export function findingFlagText(field: string, value: unknown): string | null {
+  if (field === 'verified' && typeof value === 'boolean') {
+    return value ? 'подтверждено реестром' : 'не подтверждено реестром';
+  }
+  if (field === 'own' && typeof value === 'boolean') {
+    return value ? 'да' : 'нет';
+  }
+  return null;
+}

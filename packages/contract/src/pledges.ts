@@ -589,15 +589,21 @@ export const pledgePackageSchema = z
     rejectionReason: z.string().nullable(),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
+    canApprove: z
+      .boolean()
+      .describe(
+        'Может ли текущий пользователь одобрить пакет: черновик с событиями, роль admin/analyst, и пользователь не создавал пакет, не вносил его события и не менял его состав (maker-checker)',
+      ),
+    approveBlockedReason: z
+      .string()
+      .nullable()
+      .describe('Почему текущий пользователь не может одобрить пакет (по-русски); null, если может'),
   })
   .describe('Пакет уведомлений для отправки в реестр');
 export type PledgePackage = z.infer<typeof pledgePackageSchema>;
 
 export const pledgePackageDetailSchema = pledgePackageSchema.extend({
   history: z.array(packageHistoryEntrySchema),
-  canApprove: z
-    .boolean()
-    .describe('Может ли текущий пользователь одобрить пакет (не автор, роль admin/analyst)'),
 });
 export type PledgePackageDetail = z.infer<typeof pledgePackageDetailSchema>;
 

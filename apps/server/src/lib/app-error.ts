@@ -43,7 +43,8 @@ export const ERRORS = {
   PLEDGE_PACKAGE_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем статусе пакета' },
   PLEDGE_PACKAGE_SAME_PERSON: {
     status: 403,
-    message: 'Одобрить пакет должен другой сотрудник, не тот, кто его создал',
+    message:
+      'Одобрить пакет должен другой сотрудник: не тот, кто создал пакет, вносил его уведомления или менял его состав',
   },
   PLEDGE_EVENTS_NOT_FREE: { status: 409, message: 'Некоторые события уже в другом пакете или не найдены' },
   URL_NOT_ALLOWED: {

@@ -1070,7 +1070,6 @@ export const texts = {
       approvedBy: (name: string, at: string) => `одобрил ${name}, ${at}`,
       rejected: (reason: string) => `Причина отказа: ${reason}`,
       approve: 'Одобрить',
-      approveHint: 'Одобрить пакет должен другой сотрудник, не автор пакета',
       returnToDraft: 'Вернуть в черновик',
       send: 'Отметить отправку',
       register: 'Зарегистрирован',

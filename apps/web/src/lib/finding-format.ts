@@ -1,4 +1,4 @@
-import { FINDING_FIELD_LABELS } from '@pledgewatch/contract';
+import { FINDING_FIELD_LABELS, findingFlagText } from '@pledgewatch/contract';
 import { texts } from '@/config/texts';
 import { formatNumber } from './format';
 
@@ -14,6 +14,10 @@ export const findingFieldLabel = (field: string): string => FINDING_FIELD_LABELS
 export function formatFindingValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') {
     return texts.common.dash;
+  }
+  const flag = findingFlagText(field, value);
+  if (flag !== null) {
+    return flag;
   }
   if (typeof value === 'boolean') {
     return value ? texts.common.yes : texts.common.no;

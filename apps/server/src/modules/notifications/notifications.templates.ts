@@ -2,6 +2,7 @@ import {
   DOCUMENT_TYPE_LABELS,
   EVENT_TYPES,
   FINDING_FIELD_LABELS,
+  findingFlagText,
   SEVERITIES,
   SOURCE_TYPES,
   type SourceType,
@@ -61,9 +62,13 @@ export interface ChangeLine {
   changed: boolean;
 }
 
-function formatValue(value: unknown): string {
+function formatValue(value: unknown, field = ''): string {
   if (value === undefined || value === null || value === '') {
     return '—';
+  }
+  const flag = findingFlagText(field, value);
+  if (flag !== null) {
+    return flag;
   }
   if (typeof value === 'boolean') {
     return value ? 'да' : 'нет';
@@ -80,8 +85,8 @@ export function changeLines(event: Pick<EventRow, 'before' | 'after'>): ChangeLi
     (key) => key !== 'demo',
   );
   const lines = keys.map((key) => {
-    const before = event.before ? formatValue(event.before[key]) : '—';
-    const after = event.after ? formatValue(event.after[key]) : '—';
+    const before = event.before ? formatValue(event.before[key], key) : '—';
+    const after = event.after ? formatValue(event.after[key], key) : '—';
     return { label: FINDING_FIELD_LABELS[key] ?? key, before, after, changed: before !== after };
   });
   return [...lines.filter((line) => line.changed), ...lines.filter((line) => !line.changed)];

@@ -24,6 +24,7 @@ import { type Queryable, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
+import { neutralise } from '../reports/report-files.ts';
 import { normaliseHeader } from '../uploads/kinds/upload-kind.ts';
 import { openRowSource } from '../uploads/reader/open-row-source.ts';
 import { isUploadFileError } from '../uploads/reader/upload-file-error.ts';
@@ -44,7 +45,8 @@ import {
 } from './pledges.queries.ts';
 import { toHistoryEntry, toPledgeEvent } from './pledges.service.ts';
 
-export function toPackage(row: PackageRow): PledgePackage {
+export function toPackage(row: PackageRow, auth: AuthContext): PledgePackage {
+  const approveBlockedReason = approvalBlock(row, auth);
   return {
     id: row.id,
     number: row.number,
@@ -64,6 +66,8 @@ export function toPackage(row: PackageRow): PledgePackage {
     rejectionReason: row.rejection_reason,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    canApprove: approveBlockedReason === null,
+    approveBlockedReason,
   };
 }
 
@@ -85,9 +89,40 @@ const wrongStatus = (row: PackageRow, what: string) =>
     message: `${what}: пакет «${row.name}» сейчас в статусе «${PACKAGE_STATUS_LABELS[row.status]}»`,
   });
 
-/** Whether this user may approve the package: a writer who did not create it (maker-checker). */
-const canApprove = (row: PackageRow, auth: AuthContext) =>
-  row.status === 'draft' && auth.role !== 'viewer' && row.created_by !== auth.userId && row.events_count > 0;
+const SECOND_PERSON =
+  'Одобрить его должен другой сотрудник — тот, кто не создавал пакет, не вносил его уведомления и не менял его состав';
+
+/**
+ * Maker-checker: why this user may not approve the package, or null when they may. The checker is
+ * neither the package's creator, nor the author of any of its events, nor anyone who added or
+ * removed its events (the package history's content actions).
+ */
+export function makerCheckerBlock(row: PackageRow, auth: AuthContext): string | null {
+  if (row.created_by === auth.userId) {
+    return `Вы создали этот пакет. ${SECOND_PERSON}`;
+  }
+  if (row.event_authors.includes(auth.userId)) {
+    return `В пакете есть уведомления, которые внесли вы. ${SECOND_PERSON}`;
+  }
+  if (row.content_editors.includes(auth.userId)) {
+    return `Вы меняли состав пакета (добавляли или убирали уведомления). ${SECOND_PERSON}`;
+  }
+  return null;
+}
+
+/** Why the current user may not approve the package now (status, role, maker-checker), or null. */
+function approvalBlock(row: PackageRow, auth: AuthContext): string | null {
+  if (row.status !== 'draft') {
+    return `Одобрить можно только черновик: пакет в статусе «${PACKAGE_STATUS_LABELS[row.status]}»`;
+  }
+  if (auth.role === 'viewer') {
+    return 'Одобрять пакеты могут администратор и аналитик';
+  }
+  if (row.events_count === 0) {
+    return 'В пакете нет ни одного события';
+  }
+  return makerCheckerBlock(row, auth);
+}
 
 export async function findPledgePackages(options: {
   db: pg.Pool;
@@ -102,7 +137,7 @@ export async function findPledgePackages(options: {
     limit: options.pageSize,
     offset: (options.page - 1) * options.pageSize,
   });
-  return { items: items.map(toPackage), total };
+  return { items: items.map((row) => toPackage(row, options.auth)), total };
 }
 
 export async function getPledgePackage(options: {
@@ -113,9 +148,8 @@ export async function getPledgePackage(options: {
   const row = await requirePackage(options.db, options.auth, options.packageId);
   const history = await listPackageHistory(options.db, row.id);
   return {
-    ...toPackage(row),
+    ...toPackage(row, options.auth),
     history: history.map(toHistoryEntry),
-    canApprove: canApprove(row, options.auth),
   };
 }
 
@@ -276,8 +310,9 @@ export async function transitionPackage(options: {
       throw wrongStatus(row, transition.what);
     }
     if (action === 'approve') {
-      if (row.created_by === auth.userId) {
-        throw new AppError('PLEDGE_PACKAGE_SAME_PERSON');
+      const blocked = makerCheckerBlock(row, auth);
+      if (blocked) {
+        throw new AppError('PLEDGE_PACKAGE_SAME_PERSON', { message: blocked });
       }
       if (row.events_count === 0) {
         throw new AppError('PLEDGE_PACKAGE_WRONG_STATUS', { message: 'В пакете нет ни одного события' });
@@ -407,7 +442,7 @@ export async function saveRegistrationNumbers(options: {
     }
     rejected.sort((a, b) => a.row - b.row);
     const fresh = (await getPackage(tx, auth.organisationId, row.id))!;
-    return { updated, rejected, package: toPackage(fresh) };
+    return { updated, rejected, package: toPackage(fresh, auth) };
   });
 }
 
@@ -631,7 +666,8 @@ export async function exportPackage(options: {
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
   for (const event of events) {
-    const added = sheet.addRow(XLSX_COLUMNS.map((c) => c.value(event)));
+    // Users' text (names, contract numbers, descriptions) must not become formulas (CSV injection).
+    const added = sheet.addRow(XLSX_COLUMNS.map((c) => neutralise(c.value(event))));
     added.alignment = { vertical: 'top', wrapText: true };
   }
   const info = workbook.addWorksheet('Пакет');
@@ -639,13 +675,15 @@ export async function exportPackage(options: {
     { header: 'Поле', width: 24 },
     { header: 'Значение', width: 48 },
   ];
-  info.addRows([
-    ['Пакет', `№ ${row.number} · ${row.name}`],
-    ['Статус', PACKAGE_STATUS_LABELS[row.status]],
-    ['Организация', org[0]?.name ?? ''],
-    ['Одобрил', row.approved_by_name ?? ''],
-    ['Уведомлений', String(events.length)],
-  ]);
+  info.addRows(
+    [
+      ['Пакет', `№ ${row.number} · ${row.name}`],
+      ['Статус', PACKAGE_STATUS_LABELS[row.status]],
+      ['Организация', org[0]?.name ?? ''],
+      ['Одобрил', row.approved_by_name ?? ''],
+      ['Уведомлений', String(events.length)],
+    ].map((cells) => cells.map(neutralise)),
+  );
   return {
     fileName: `${base}.xlsx`,
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

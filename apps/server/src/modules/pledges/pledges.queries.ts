@@ -478,13 +478,25 @@ export interface PackageRow {
   events_count: number;
   registered_count: number;
   kinds: Record<string, number>;
+  /** Users who entered the package's current events (maker-checker: they may not approve it). */
+  event_authors: string[];
+  /** Users who created the package or added/removed its events (its history's content actions). */
+  content_editors: string[];
 }
+
+/** Package history actions that change what the package contains. */
+export const PACKAGE_CONTENT_ACTIONS = ['created', 'events_added', 'events_removed'];
 
 const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.origin, k.upload_id, k.status,
     k.created_by, cu.full_name AS created_by_name, k.approved_by, au.full_name AS approved_by_name,
     k.approved_at, k.sent_at, k.registered_at, k.rejection_reason, k.created_at, k.updated_at,
     coalesce(s.events_count, 0)::int AS events_count, coalesce(s.registered_count, 0)::int AS registered_count,
-    coalesce(s.kinds, '{}'::jsonb) AS kinds
+    coalesce(s.kinds, '{}'::jsonb) AS kinds,
+    ARRAY(SELECT DISTINCT e.created_by::text FROM pledge_events e
+           WHERE e.package_id = k.id AND e.created_by IS NOT NULL) AS event_authors,
+    ARRAY(SELECT DISTINCT h.user_id::text FROM pledge_package_history h
+           WHERE h.package_id = k.id AND h.user_id IS NOT NULL
+             AND h.action IN ('${PACKAGE_CONTENT_ACTIONS.join("', '")}')) AS content_editors
   FROM pledge_packages k
   LEFT JOIN users cu ON cu.id = k.created_by
   LEFT JOIN users au ON au.id = k.approved_by

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
@@ -8,6 +8,7 @@ import type { JobContext } from '../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { listBatchNumbers } from '../checks/runs/runs.queries.ts';
 import { planCheckRun, processCheckBatch, startCheckRun } from '../checks/runs/runs.service.ts';
+import { importRecords } from '../checks/testing/checks-test-helpers.ts';
 import { importUploadJob } from '../uploads/jobs/import-upload.job.ts';
 import { validateUploadJob } from '../uploads/jobs/validate-upload.job.ts';
 
@@ -401,6 +402,114 @@ describe('pledge events from a file', () => {
 });
 
 describe('packages', () => {
+  it('the XLSX export neutralises formula-like text', async () => {
+    const maker = await createSignedInUser(app, { role: 'analyst' });
+    const vin = makeVin();
+    const entered = await post(
+      '/api/v1/pledges/events',
+      maker,
+      creation([vin], {
+        pledgee: { ...SBER, name: '@SUM(1)' },
+        contract: { name: '+cmd', number: `ДЗ-${serial}`, date: '2025-01-15' },
+        vehicles: [{ vin, description: '=HYPERLINK("http://x")' }],
+      }),
+    );
+    expect(entered.statusCode, entered.body).toBe(201);
+    const pkg = (
+      await post('/api/v1/pledges/packages', maker, {
+        name: '=HYPERLINK("http://x")',
+        eventIds: [entered.json().event.id],
+      })
+    ).json();
+    const xlsx = await get(`/api/v1/pledges/packages/${pkg.id}/export?format=xlsx`, maker);
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as never);
+    const row = book.getWorksheet('Уведомления')!.getRow(2);
+    expect(row.getCell(7).value).toBe("'@SUM(1)");
+    expect(String(row.getCell(8).value)).toMatch(/^'\+cmd № /);
+    expect(String(row.getCell(9).value)).toBe(`VIN ${vin}, =HYPERLINK("http://x")`);
+    for (const sheet of book.worksheets) {
+      sheet.eachRow((r) =>
+        r.eachCell((cell) => {
+          expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
+          expect(String(cell.value)).not.toMatch(/^[=+\-@\t\r]/);
+        }),
+      );
+    }
+    expect(book.getWorksheet('Пакет')!.getRow(2).getCell(2).value).toBe(
+      `№ ${pkg.number} · =HYPERLINK("http://x")`,
+    );
+  });
+
+  it('maker-checker: the creator, an event author and whoever changed the contents cannot approve', async () => {
+    const creator = await createSignedInUser(app, { role: 'analyst' });
+    const org = { organisationId: creator.organisationId };
+    const author = await createSignedInUser(app, { role: 'analyst', ...org });
+    const adder = await createSignedInUser(app, { role: 'admin', ...org });
+    const remover = await createSignedInUser(app, { role: 'analyst', ...org });
+    const checker = await createSignedInUser(app, { role: 'analyst', ...org });
+    const viewer = await createSignedInUser(app, { role: 'viewer', ...org });
+    const enter = async (user: TestUser) =>
+      (await post('/api/v1/pledges/events', user, creation([makeVin()]))).json().event.id as string;
+    const mine = await enter(creator);
+    const authored = await enter(author);
+    const added = await enter(creator);
+    const extra = await enter(author);
+
+    // The creator builds the package from their own event and one entered by a colleague.
+    const created = await post('/api/v1/pledges/packages', creator, { eventIds: [mine, authored] });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/v1/pledges/packages/${created.json().id}`;
+    const change = (user: TestUser, eventIds: string[], remove = false) =>
+      app.inject({
+        method: remove ? 'DELETE' : 'POST',
+        url: `${url}/events`,
+        payload: { eventIds },
+        headers: bearer(user.token),
+      });
+    // Someone else adds events to the creator's draft; another removes one (contents changed by both).
+    expect((await change(adder, [added, extra])).statusCode).toBe(200);
+    expect((await change(remover, [extra], true)).statusCode).toBe(200);
+
+    const refusals: [TestUser, RegExp][] = [
+      [creator, /^Вы создали этот пакет\./],
+      [author, /^В пакете есть уведомления, которые внесли вы\./],
+      [adder, /^Вы меняли состав пакета/],
+      [remover, /^Вы меняли состав пакета/],
+    ];
+    for (const [user, reason] of refusals) {
+      const detail = (await get(url, user)).json();
+      expect(detail.canApprove).toBe(false);
+      expect(detail.approveBlockedReason).toMatch(reason);
+      const listed = (await get('/api/v1/pledges/packages', user)).json().items[0];
+      expect(listed).toMatchObject({ id: detail.id, canApprove: false });
+      expect(listed.approveBlockedReason).toMatch(reason);
+      const refused = await post(`${url}/transition`, user, { action: 'approve' });
+      expect(refused.statusCode, user.email).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'PLEDGE_PACKAGE_SAME_PERSON' });
+      expect(refused.json().message).toMatch(reason);
+    }
+    expect((await get(url, viewer)).json()).toMatchObject({
+      canApprove: false,
+      approveBlockedReason: 'Одобрять пакеты могут администратор и аналитик',
+    });
+
+    // A third person who touched nothing may approve.
+    expect((await get(url, checker)).json()).toMatchObject({ canApprove: true, approveBlockedReason: null });
+    const approved = await post(`${url}/transition`, checker, { action: 'approve' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: 'ready',
+      approvedBy: { id: checker.id },
+      canApprove: false,
+    });
+
+    // Returned to draft, the package still remembers who shaped it.
+    expect((await post(`${url}/transition`, checker, { action: 'return' })).statusCode).toBe(200);
+    expect((await post(`${url}/transition`, remover, { action: 'approve' })).statusCode).toBe(403);
+  });
+
   it('moves draft → ready (second person) → sent → registered, takes numbers and exports', async () => {
     const maker = await createSignedInUser(app, { role: 'analyst' });
     const checker = await createSignedInUser(app, { role: 'admin', organisationId: maker.organisationId });
@@ -423,7 +532,7 @@ describe('packages', () => {
     // Maker-checker: the author cannot approve; sending a draft is refused.
     const self = await transition(maker, 'approve');
     expect(self.statusCode).toBe(403);
-    expect(self.json().message).toBe('Одобрить пакет должен другой сотрудник, не тот, кто его создал');
+    expect(self.json().message).toMatch(/^Вы создали этот пакет\. Одобрить его должен другой сотрудник/);
     expect((await transition(maker, 'send')).statusCode).toBe(409);
     expect((await get(url, checker)).json().canApprove).toBe(true);
     const approved = await transition(checker, 'approve');
@@ -549,73 +658,259 @@ describe('tenant isolation', () => {
 });
 
 describe('the pledges check source reads the registry', () => {
-  it("reports another organisation's registered pledge on our VIN, and never our own", async () => {
+  async function runChecks(organisationId: string) {
+    const checkRun = await startCheckRun({
+      db: app.db,
+      config,
+      queue: app.queue,
+      organisationId,
+      trigger: 'manual',
+      userId: null,
+    });
+    await planCheckRun({ db: app.db, queue: app.queue, runId: checkRun.id });
+    for (const batchNo of await listBatchNumbers(app.db, checkRun.id)) {
+      await processCheckBatch({
+        db: app.db,
+        config,
+        queue: app.queue,
+        runId: checkRun.id,
+        batchNo,
+        lastAttempt: true,
+      });
+    }
+  }
+  const pledgeEvents = async (user: TestUser) =>
+    (await get('/api/v1/monitoring/events/items?source=pledges', user)).json();
+
+  it("another tenant's registration on our VIN is unverified: no critical event, none of its data; the registry source confirms it", async () => {
     const ours = await createSignedInUser(app, { role: 'admin' });
     const other = await createSignedInUser(app, { role: 'admin' });
+    const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
     const vin = makeVin();
     await app.db.query(
       `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin) VALUES ($1, 'vin', $2, 'form')`,
       [ours.organisationId, vin],
     );
+    // The other organisation registers a pledge on our VIN with a number and a pledgee of its choosing.
     const number = regNumber();
+    const contractNumber = `ДЗ-СЕКРЕТ-${serial}`;
     const created = await post(
       '/api/v1/pledges/events',
       other,
-      creation([vin], { registrationNumber: number }),
+      creation([vin], {
+        registrationNumber: number,
+        pledgor: { ...person('4509 778899'), lastName: 'Секретов' },
+        pledgee: { ...SBER, name: 'ООО «Выдуманный кредитор»' },
+        contract: { number: contractNumber, date: '2025-01-15' },
+      }),
     );
     expect(created.statusCode, created.body).toBe(201);
-
-    async function runChecks(organisationId: string) {
-      const checkRun = await startCheckRun({
-        db: app.db,
-        config,
-        queue: app.queue,
-        organisationId,
-        trigger: 'manual',
-        userId: null,
-      });
-      await planCheckRun({ db: app.db, queue: app.queue, runId: checkRun.id });
-      for (const batchNo of await listBatchNumbers(app.db, checkRun.id)) {
-        await processCheckBatch({
-          db: app.db,
-          config,
-          queue: app.queue,
-          runId: checkRun.id,
-          batchNo,
-          lastAttempt: true,
-        });
-      }
-    }
-    await runChecks(ours.organisationId);
-    const events = (await get('/api/v1/monitoring/events/items?source=pledges', ours)).json();
-    expect(events.items).toHaveLength(1);
-    expect(events.items[0]).toMatchObject({ type: 'pledge_registered_other', item: { identifier: vin } });
-    expect(events.items[0].after).toMatchObject({
+    const secrets = [
+      other.organisationId,
+      'Секретов',
+      '4509778899',
+      '4509 778899',
+      contractNumber,
+      created.json().event.id,
+    ];
+    const leaks = (text: string) => secrets.filter((secret) => text.includes(secret));
+    const unverified = {
       notice_number: number,
-      pledgee: 'ПАО Сбербанк',
       status: 'active',
-    });
+      registered_at: '2025-01-15',
+      pledgee: 'ООО «Выдуманный кредитор»',
+      verified: false,
+    };
 
-    // The other organisation's own pledge (its VIN is on its monitoring now) raises nothing for it.
-    await runChecks(other.organisationId);
-    expect((await get('/api/v1/monitoring/events/items?source=pledges', other)).json().total).toBe(0);
-
-    // Its exclusion reaches us as «pledge excluded».
-    await post('/api/v1/pledges/events', other, {
-      ...creation([vin]),
-      kind: 'exclusion',
-      registrationNumber: number,
-      notificationDate: '2025-09-01',
-    });
     await runChecks(ours.organisationId);
-    const after = (await get('/api/v1/monitoring/events/items?source=pledges', ours)).json();
+    expect((await pledgeEvents(ours)).total).toBe(0);
+    const { rows: snapshot } = await app.db.query(
+      `SELECT findings FROM finding_snapshots WHERE organisation_id = $1 AND source_type = 'pledges'`,
+      [ours.organisationId],
+    );
+    expect(snapshot[0].findings).toEqual([{ key: number, payload: unverified }]);
+
+    // A one-time check shows what a public registry would, labelled unverified: JSON and document.
+    const oneTime = await post('/api/v1/monitoring/one-time-check', ours, { vin });
+    expect(oneTime.statusCode, oneTime.body).toBe(200);
+    const pledges = oneTime.json().sources.find((source: { type: string }) => source.type === 'pledges');
+    expect(pledges).toMatchObject({ status: 'ok', findings: [{ key: number, payload: unverified }] });
+    expect(leaks(oneTime.body)).toEqual([]);
+    const stored = await get(`/api/v1/monitoring/one-time-checks/${oneTime.json().id}`, ours);
+    expect(leaks(stored.body)).toEqual([]);
+    const document = await post('/api/v1/monitoring/one-time-check/document-data', ours, {
+      id: oneTime.json().id,
+    });
+    expect(document.statusCode, document.body).toBe(200);
+    expect(leaks(document.body)).toEqual([]);
+    const lines = document.json().sources.find((source: { type: string }) => source.type === 'pledges')
+      .findings[0].lines;
+    expect(lines).toContainEqual({ label: 'Подтверждение', value: 'не подтверждено реестром' });
+    expect(lines).toContainEqual({ label: 'Залогодержатель', value: 'ООО «Выдуманный кредитор»' });
+
+    // The registering organisation sees its own pledge marked as its own, and no event either.
+    await runChecks(other.organisationId);
+    expect((await pledgeEvents(other)).total).toBe(0);
+    const own = (await post('/api/v1/monitoring/one-time-check', other, { vin })).json();
+    expect(
+      own.sources.find((source: { type: string }) => source.type === 'pledges').findings[0].payload,
+    ).toEqual({
+      ...unverified,
+      own: true,
+    });
+
+    // The registry source (the operator's `pledges` dataset) confirms the notice: now it is news.
+    await importRecords(app, staff.token, 'pledges', [
+      { vin, notice_number: number, status: 'active', registered_at: '2025-01-16', pledgee: 'ПАО Сбербанк' },
+    ]);
+    await runChecks(ours.organisationId);
+    const confirmed = await pledgeEvents(ours);
+    expect(confirmed.items).toHaveLength(1);
+    expect(confirmed.items[0]).toMatchObject({
+      type: 'pledge_registered_other',
+      severity: 'critical',
+      item: { identifier: vin },
+      before: unverified,
+      after: { notice_number: number, status: 'active', pledgee: 'ПАО Сбербанк' },
+    });
+    expect(confirmed.items[0].after.verified).toBeUndefined();
+    expect(leaks(JSON.stringify(confirmed))).toEqual([]);
+    // Still its own pledge to the other organisation.
+    await runChecks(other.organisationId);
+    expect((await pledgeEvents(other)).total).toBe(0);
+
+    // The registry source reports the exclusion: «pledge excluded» reaches us.
+    await importRecords(app, staff.token, 'pledges', [
+      {
+        vin,
+        notice_number: number,
+        status: 'excluded',
+        registered_at: '2025-01-16',
+        pledgee: 'ПАО Сбербанк',
+      },
+    ]);
+    await runChecks(ours.organisationId);
+    const after = await pledgeEvents(ours);
     expect(after.items.map((e: { type: string }) => e.type).sort()).toEqual([
       'pledge_excluded',
       'pledge_registered_other',
     ]);
+    await runChecks(other.organisationId);
+    expect((await pledgeEvents(other)).total).toBe(0);
 
-    const oneTime = (await post('/api/v1/monitoring/one-time-check', ours, { vin })).json();
-    expect(oneTime.sources[0]).toMatchObject({ type: 'pledges', status: 'ok' });
-    expect(oneTime.sources[0].findings[0].payload.status).toBe('excluded');
+    // Reports carry none of the other organisation's data either; the report says «unverified».
+    const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Moscow' });
+    for (const kind of ['events', 'one_time_checks']) {
+      const report = await app.inject({
+        method: 'GET',
+        url: `/api/v1/monitoring/report?kind=${kind}&format=csv&from=${today}&to=${today}`,
+        headers: bearer(ours.token),
+      });
+      expect(report.statusCode, report.body).toBe(200);
+      expect(leaks(report.body)).toEqual([]);
+      if (kind === 'events') {
+        expect(report.body).toContain('Подтверждение: не подтверждено реестром');
+      }
+    }
+  });
+
+  it('scrubs payloads stored before: no pledgor, contract or organisation id (migration 0011)', async () => {
+    const ours = await createSignedInUser(app, { role: 'admin' });
+    const other = await createSignedInUser(app, { role: 'admin' });
+    const vin = makeVin();
+    const number = regNumber();
+    const legacy = (organisationId: string) => ({
+      notice_number: number,
+      status: 'active',
+      registered_at: '2025-01-15',
+      pledgor: 'Секретов Иван Иванович',
+      pledgee: 'ПАО Сбербанк',
+      pledgee_inn: '7707083893',
+      contract: 'ДЗ-СЕКРЕТ',
+      pledgeeOrganisationId: organisationId,
+    });
+    const { rows: items } = await app.db.query<{ id: string }>(
+      `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin) VALUES ($1, 'vin', $2, 'form') RETURNING id`,
+      [ours.organisationId, vin],
+    );
+    const itemId = items[0]!.id;
+    const { rows: runs } = await app.db.query<{ id: string }>(
+      `INSERT INTO check_runs (organisation_id, trigger, batch_size, status) VALUES ($1, 'manual', 1000, 'completed') RETURNING id`,
+      [ours.organisationId],
+    );
+    const findings = [{ key: number, payload: legacy(other.organisationId) }];
+    await app.db.query(
+      `INSERT INTO finding_snapshots (item_id, source_type, organisation_id, identifier, findings, hash)
+       VALUES ($1, 'pledges', $2, $3, $4, 'legacy')`,
+      [itemId, ours.organisationId, vin, JSON.stringify(findings)],
+    );
+    await app.db.query(
+      `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity, finding_key, after)
+       VALUES ($1, $2, $3, 'pledges', 'pledge_registered_other', 'critical', $4, $5)`,
+      [ours.organisationId, itemId, runs[0]!.id, number, JSON.stringify(legacy(other.organisationId))],
+    );
+    await app.db.query(
+      `INSERT INTO one_time_checks (organisation_id, number, kind, identifier, status, sources, created_by_name, duration_ms)
+       VALUES ($1, 'ПР-LEGACY', 'vin', $2, 'completed', $3, 'Тест', 1)`,
+      [
+        ours.organisationId,
+        vin,
+        JSON.stringify([
+          {
+            type: 'pledges',
+            status: 'ok',
+            findings: [{ key: number, payload: legacy(ours.organisationId) }],
+          },
+          { type: 'wanted', status: 'ok', findings: [] },
+        ]),
+      ],
+    );
+
+    const sql = await readFile(
+      new URL('../../db/migrations/0011_pledge_registry_scrub.sql', import.meta.url),
+      'utf8',
+    );
+    await app.db.query(sql);
+
+    const scrubbed = {
+      notice_number: number,
+      status: 'active',
+      registered_at: '2025-01-15',
+      pledgee: 'ПАО Сбербанк',
+      verified: false,
+    };
+    const { rows: snap } = await app.db.query(
+      `SELECT findings, hash FROM finding_snapshots WHERE item_id = $1`,
+      [itemId],
+    );
+    expect(snap[0].findings).toEqual([{ key: number, payload: scrubbed }]);
+    expect(snap[0].hash).not.toBe('legacy');
+    const { rows: events } = await app.db.query(
+      `SELECT before, after FROM monitoring_events WHERE item_id = $1`,
+      [itemId],
+    );
+    expect(events[0]).toEqual({ before: null, after: scrubbed });
+    const { rows: checks } = await app.db.query(
+      `SELECT sources FROM one_time_checks WHERE organisation_id = $1 AND number = 'ПР-LEGACY'`,
+      [ours.organisationId],
+    );
+    expect(checks[0].sources).toEqual([
+      { type: 'pledges', status: 'ok', findings: [{ key: number, payload: { ...scrubbed, own: true } }] },
+      { type: 'wanted', status: 'ok', findings: [] },
+    ]);
+
+    // The snapshot now equals what the source answers: the next run raises nothing new.
+    await app.db.query('UPDATE monitoring_items SET last_checked_at = now() WHERE id = $1', [itemId]);
+    await post('/api/v1/pledges/events', other, creation([vin], { registrationNumber: number }));
+    await runChecks(ours.organisationId);
+    const { rows: after } = await app.db.query(
+      `SELECT count(*)::int AS n FROM monitoring_events WHERE item_id = $1`,
+      [itemId],
+    );
+    expect(after[0].n).toBe(1);
+    const { rows: snapAfter } = await app.db.query(`SELECT hash FROM finding_snapshots WHERE item_id = $1`, [
+      itemId,
+    ]);
+    expect(snapAfter[0].hash).toBe(snap[0].hash);
   });
 });

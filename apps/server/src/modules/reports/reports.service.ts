@@ -4,6 +4,7 @@ import {
   EVENT_TYPES,
   type EventType,
   FINDING_FIELD_LABELS,
+  findingFlagText,
   ITEM_KINDS,
   ITEM_ORIGIN_LABELS,
   ITEM_STATUS_LABELS,
@@ -86,7 +87,8 @@ function recordText(payload: Record<string, unknown> | null): string | null {
     if (value === null || value === undefined || value === '' || key === 'demo') {
       continue;
     }
-    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    const text =
+      findingFlagText(key, value) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
     parts.push(`${FINDING_FIELD_LABELS[key] ?? key}: ${text}`);
   }
   return parts.join('; ') || null;

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { UploadFormat } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
+import { neutralise } from '../reports/report-files.ts';
 
 /** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
 export function tableFile(options: {
@@ -11,8 +12,10 @@ export function tableFile(options: {
   /** Columns kept as text in Excel (document numbers must keep leading zeros). */
   textColumns?: readonly number[];
 }): Readable {
+  // Cells echo what users uploaded: formula-like text is neutralised as the reports do (CSV injection).
+  const rows = neutraliseRows(options.rows);
   if (options.format === 'csv') {
-    return Readable.from(csvLines(options.headers, options.rows));
+    return Readable.from(csvLines(options.headers, rows));
   }
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -25,7 +28,7 @@ export function tableFile(options: {
   sheet.getRow(1).font = { bold: true };
   const text = new Set(options.textColumns ?? []);
   (async () => {
-    for await (const values of options.rows) {
+    for await (const values of rows) {
       const row = sheet.addRow([...values]);
       for (const column of text) {
         row.getCell(column + 1).numFmt = '@';
@@ -36,6 +39,12 @@ export function tableFile(options: {
     await workbook.commit();
   })().catch((error: Error) => output.destroy(error));
   return output;
+}
+
+async function* neutraliseRows(rows: AsyncIterable<readonly string[]>) {
+  for await (const values of rows) {
+    yield values.map(neutralise);
+  }
 }
 
 const csvCell = (value: string) => (/[";\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);

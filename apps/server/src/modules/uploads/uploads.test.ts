@@ -285,6 +285,38 @@ describe('POST /api/v1/monitoring/uploads: file formats', () => {
     });
   });
 
+  it('neutralises formula-like cells in the error files (CSV and XLSX)', async () => {
+    const user = await createSignedInUser(app);
+    const csv = [
+      'VIN;Метка;Номер договора;Залогодатель',
+      '=HYPERLINK("http://x");+cmd;-2+3;@SUM(1)',
+      'XTA1;Обычная метка;КД-1;Иванов',
+    ].join('\r\n');
+    const response = await upload(user, 'formulas.csv', Buffer.from(csv));
+    expect(response.statusCode).toBe(202);
+    const id = response.json().id;
+    await run(validateUploadJob, id);
+    expect((await detail(id, user)).counts).toMatchObject({ rejected: 2 });
+
+    const errorsCsv = await get(`/api/v1/monitoring/uploads/${id}/errors?format=csv`, user);
+    const lines = errorsCsv.body.split('\r\n');
+    expect(lines[1]).toMatch(/^2;"'=HYPERLINK\(""http:\/\/x""\)";;;'\+cmd;'-2\+3;'@SUM\(1\);/);
+    const errorsXlsx = await get(`/api/v1/monitoring/uploads/${id}/errors?format=xlsx`, user);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(errorsXlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const cells = (row: number) =>
+      [2, 5, 6, 7].map((column) => {
+        const cell = sheet.getRow(row).getCell(column);
+        expect(cell.type).toBe(ExcelJS.ValueType.String);
+        return cell.value;
+      });
+    expect(cells(2)).toEqual(['\'=HYPERLINK("http://x")', "'+cmd", "'-2+3", "'@SUM(1)"]);
+    // Ordinary text stays as it was.
+    expect(sheet.getRow(3).getCell(5).value).toBe('Обычная метка');
+    expect(lines[2]).toMatch(/^3;XTA1;;;Обычная метка;КД-1;Иванов;/);
+  });
+
   it('reads a UTF-8 CSV with BOM and `,`, English headers and quoted fields with line breaks', async () => {
     const user = await createSignedInUser(app);
     const vin = makeVin('TMB');

@@ -2,6 +2,7 @@ import {
   API,
   DOCUMENT_TYPE_LABELS,
   FINDING_FIELD_LABELS,
+  findingFlagText,
   ONE_TIME_CHECK_STATUS_LABELS,
   type OneTimeCheckDocument,
   SOURCE_ANSWER_STATUS_LABELS,
@@ -34,6 +35,10 @@ const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
 export const formatMoscow = (date: Date) => `${moscowFormat.format(date).replace(',', '')} (МСК)`;
 
 function formatValue(field: string, value: unknown): string {
+  const flag = findingFlagText(field, value);
+  if (flag !== null) {
+    return flag;
+  }
   if (typeof value === 'number') {
     return value.toLocaleString('ru-RU', { maximumFractionDigits: 2 });
   }

@@ -140,7 +140,9 @@ export async function runOneTimeCheck(options: {
 }): Promise<OneTimeCheck> {
   const { item, decoded, warnings } = readSubject(options.body);
   const started = performance.now();
-  const adapters = createSourceAdapters(options).filter((adapter) => adapter.itemKinds.includes(item.kind));
+  const adapters = createSourceAdapters({ ...options, organisationId: options.auth.organisationId }).filter(
+    (adapter) => adapter.itemKinds.includes(item.kind),
+  );
   const sources = await Promise.all(
     adapters.map(async (adapter): Promise<SourceAnswer> => {
       const base = { type: adapter.type, name: SOURCE_TYPES[adapter.type].name, adapter: adapter.adapter };

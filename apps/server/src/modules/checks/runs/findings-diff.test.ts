@@ -96,6 +96,32 @@ describe('diffFindings', () => {
     expect(closed).toEqual([]);
   });
 
+  it('raises nothing for an unverified registration until the registry source confirms it', () => {
+    const diff = (before: Finding[], after: Finding[], firstCheck = false) =>
+      diffFindings({ source: 'pledges', before, after, firstCheck }).map((e) => [e.type, e.severity]);
+    const unverified = f('N1', { status: 'active', pledgee: 'Выдуманный', verified: false });
+    const confirmed = f('N1', { status: 'active', pledgee: 'ПАО Банк' });
+    // Appearing, changing, being excluded or vanishing while unverified: nothing, first check or not.
+    expect(diff([], [unverified], true)).toEqual([]);
+    expect(diff([], [unverified])).toEqual([]);
+    expect(diff([unverified], [f('N1', { status: 'changed', pledgee: 'Другой', verified: false })])).toEqual(
+      [],
+    );
+    expect(diff([unverified], [f('N1', { status: 'excluded', verified: false })])).toEqual([]);
+    expect(diff([unverified], [])).toEqual([]);
+    // Confirmed by the registry source: now it is the critical news, on a first check too.
+    expect(diff([unverified], [confirmed])).toEqual([['pledge_registered_other', 'critical']]);
+    expect(diff([], [confirmed], true)).toEqual([['pledge_registered_other', 'critical']]);
+    expect(diff([unverified], [f('N1', { status: 'excluded' })])).toEqual([]);
+    // The flags alone are not a change of the pledge.
+    expect(diff([confirmed], [f('N1', { status: 'active', pledgee: 'ПАО Банк', own: true })])).toEqual([]);
+    // Our own pledge, marked by the source: nothing, whatever happens to it.
+    const own = f('N1', { status: 'active', pledgee: 'Мы', verified: false, own: true });
+    expect(diff([], [own], true)).toEqual([]);
+    expect(diff([own], [f('N1', { status: 'active', pledgee: 'Мы', own: true })])).toEqual([]);
+    expect(diff([f('N1', { status: 'active', own: true })], [])).toEqual([]);
+  });
+
   it("ignores the organisation's own pledges and already excluded ones", () => {
     const own = f('N1', { status: 'active', pledgeeOrganisationId: 'org-1' });
     expect(

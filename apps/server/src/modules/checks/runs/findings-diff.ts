@@ -40,12 +40,32 @@ export const sortFindings = (findings: Finding[]) =>
 
 const isClosed = (payload: Payload | null) => payload?.status === 'closed';
 const isExcluded = (payload: Payload | null) => payload?.status === 'excluded';
+/**
+ * A pledge registration only a tenant vouches for (`verified: false`): not confirmed by the registry
+ * source, so it raises nothing in other organisations (docs/pledges.md). Records of the registry
+ * source itself carry no flag and count as confirmed.
+ */
+const isUnverified = (payload: Payload | null) => payload?.verified === false;
+/**
+ * The checking organisation's own pledge: `own` as the source marks it now, or the legacy
+ * `pledgeeOrganisationId` of payloads stored before it was scrubbed.
+ */
+const isOwn = (payload: Payload | null, organisationId: string | undefined) =>
+  payload?.own === true || Boolean(organisationId && payload?.pledgeeOrganisationId === organisationId);
+/** What a pledge record says to a lender; the flags above are not news by themselves. */
+const PLEDGE_FIELDS_IGNORED = new Set(['verified', 'own', 'demo']);
+const samePledge = (a: Payload, b: Payload) => {
+  const strip = (p: Payload) =>
+    Object.fromEntries(Object.entries(p).filter(([k]) => !PLEDGE_FIELDS_IGNORED.has(k)));
+  return stableJson(strip(a)) === stableJson(strip(b));
+};
 
 function added(source: SourceType, after: Payload, organisationId: string | undefined): EventType | null {
   switch (source) {
     case 'pledges':
-      // A pledge already excluded, or the organisation's own pledge, is nothing to warn about.
-      if (isExcluded(after) || (organisationId && after.pledgeeOrganisationId === organisationId)) {
+      // A pledge already excluded, the organisation's own pledge, or another tenant's registration the
+      // registry has not confirmed is nothing to warn about.
+      if (isExcluded(after) || isOwn(after, organisationId) || isUnverified(after)) {
         return null;
       }
       return 'pledge_registered_other';
@@ -69,7 +89,7 @@ function added(source: SourceType, after: Payload, organisationId: string | unde
 function removed(source: SourceType, before: Payload, organisationId: string | undefined): EventType | null {
   switch (source) {
     case 'pledges':
-      if (isExcluded(before) || (organisationId && before.pledgeeOrganisationId === organisationId)) {
+      if (isExcluded(before) || isOwn(before, organisationId) || isUnverified(before)) {
         return null;
       }
       return 'pledge_excluded';
@@ -98,7 +118,14 @@ function changed(
 ): EventType | null {
   switch (source) {
     case 'pledges':
-      if (organisationId && after.pledgeeOrganisationId === organisationId) {
+      if (isOwn(after, organisationId) || isUnverified(after)) {
+        return null;
+      }
+      if (isUnverified(before)) {
+        // The registry source has just confirmed another creditor's registration: the news is now.
+        return isExcluded(after) ? null : 'pledge_registered_other';
+      }
+      if (samePledge(before, after)) {
         return null;
       }
       if (isExcluded(after) && !isExcluded(before)) {

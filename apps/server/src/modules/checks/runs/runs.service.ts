@@ -352,7 +352,7 @@ export async function processCheckBatch(
     return;
   }
   const failed: SourceType[] = [];
-  for (const adapter of createSourceAdapters(options)) {
+  for (const adapter of createSourceAdapters({ ...options, organisationId: run.organisation_id })) {
     const previous = batch.sources[adapter.type];
     if (previous?.status === 'done' || (previous?.status === 'failed' && !previous.retryable)) {
       continue;

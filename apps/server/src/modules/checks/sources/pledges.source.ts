@@ -11,30 +11,58 @@ import {
 import { getActiveImport } from './sources.queries.ts';
 
 /**
- * The registry's side of a finding: every registered pledge (one with a registration number) of
- * every organisation that holds the VIN, as the public registry shows it. `pledgeeOrganisationId`
- * lets the diff skip an organisation's own pledges; the key is the notification's number.
+ * A tenant's registered pledge as another organisation may see it: only what a public pledge registry
+ * shows — the notice number, status, date and the pledgee's name as entered — and `verified: false`
+ * («не подтверждено реестром»): a registration entered by a tenant is its word, not the registry's,
+ * until the registry source (the `pledges` dataset) holds the same notice for the VIN. Never the
+ * pledgor, the contract or any id of the organisation (docs/pledges.md, docs/security.md).
  */
-const REGISTRY_PAYLOAD = `jsonb_build_object(
+const TENANT_PAYLOAD = `jsonb_build_object(
     'notice_number', p.registration_number,
     'status', p.status,
     'registered_at', p.created_on::text,
-    'pledgor', p.pledgor_name,
     'pledgee', p.pledgee_name,
-    'pledgee_inn', p.pledgee->>'inn',
-    'contract', p.contract_number,
-    'pledgeeOrganisationId', p.organisation_id::text)`;
-
-const REGISTRY_JOIN = `JOIN pledge_vehicles v ON v.vin = b.identifier
-    JOIN pledges p ON p.id = v.pledge_id AND p.registration_number IS NOT NULL`;
+    'verified', false)`;
 
 /**
- * The `pledges` source: the pledge registry of all organisations (issue 6), united with the
- * `pledges` dataset import when one is loaded (the demo's and any imported public data). With
- * neither a dataset nor a single registered pledge it has no data at all, and says so (a failed
- * answer, never «nothing found»), like any dataset source that was never loaded.
+ * `own: true` marks the checking organisation's own pledge (its own data, so the diff raises nothing
+ * for it); it is relative to the checker and never names another organisation.
  */
-export function createPledgesSource(deps: { db: Queryable }): SourceAdapter {
+const OWN = `'{"own": true}'::jsonb`;
+
+/**
+ * The findings of VIN items `b(ref, identifier)` (`$org` the checking organisation, `$import` the
+ * active dataset): the registry source's records (the dataset: confirmed, shown as it has them) win
+ * over tenants' registrations of the same notice; of those, the checker's own comes first.
+ */
+const findingsSql = (org: string, importId: string, range = '') => `
+  SELECT DISTINCT ON (ref, key) ref, key, payload FROM (
+    SELECT b.ref, r.finding_key AS key,
+           CASE WHEN EXISTS (
+                  SELECT 1 FROM pledge_vehicles ov
+                    JOIN pledges op ON op.id = ov.pledge_id AND op.registration_number = r.finding_key
+                   WHERE ov.organisation_id = ${org} AND ov.vin = b.identifier)
+                THEN r.payload || ${OWN} ELSE r.payload END AS payload,
+           0 AS pri
+      FROM b JOIN source_records r ON r.import_id = ${importId} AND r.identifier = b.identifier AND r.document_type = ''
+           ${range && `AND r.identifier ${range}`}
+    UNION ALL
+    SELECT b.ref, p.registration_number,
+           CASE WHEN p.organisation_id = ${org} THEN ${TENANT_PAYLOAD} || ${OWN} ELSE ${TENANT_PAYLOAD} END,
+           CASE WHEN p.organisation_id = ${org} THEN 1 ELSE 2 END
+      FROM b JOIN pledge_vehicles v ON v.vin = b.identifier ${range && `AND v.vin ${range}`}
+      JOIN pledges p ON p.id = v.pledge_id AND p.registration_number IS NOT NULL
+  ) f ORDER BY ref, key, pri`;
+
+/**
+ * The `pledges` source: the registry source (the `pledges` dataset import, fed by platform staff from
+ * the public registry; the demo's too) united with the registrations tenants entered in their pledge
+ * registries (issue 6), which stay unverified until the dataset confirms them. With neither a dataset
+ * nor a single registered pledge it has no data at all, and says so (a failed answer, never «nothing
+ * found»), like any dataset source that was never loaded. `organisationId` is the checking
+ * organisation (runs and one-time checks pass it), so that its own pledges are marked `own`.
+ */
+export function createPledgesSource(deps: { db: Queryable; organisationId?: string }): SourceAdapter {
   let active: Promise<{ id: string; version: number } | undefined> | undefined;
   const activeImport = () => {
     active ??= getActiveImport(deps.db, 'pledges');
@@ -59,23 +87,18 @@ export function createPledgesSource(deps: { db: Queryable }): SourceAdapter {
     }
     const { rows } = await deps.db.query<{ ord: number; key: string; payload: Record<string, unknown> }>(
       `WITH b AS (
-         SELECT x.identifier, x.ord FROM unnest($1::text[]) WITH ORDINALITY AS x (identifier, ord)
+         SELECT x.ord::int AS ref, x.identifier FROM unnest($1::text[]) WITH ORDINALITY AS x (identifier, ord)
        )
-       SELECT b.ord::int AS ord, r.finding_key AS key, r.payload
-         FROM b JOIN source_records r ON r.import_id = $2 AND r.identifier = b.identifier AND r.document_type = ''
-       UNION ALL
-       SELECT b.ord::int, p.registration_number, ${REGISTRY_PAYLOAD}
-         FROM b ${REGISTRY_JOIN}
-       ORDER BY 1, 2`,
-      [items.map((item) => (item.kind === 'vin' ? item.identifier : '')), current?.id ?? null],
+       SELECT ref AS ord, key, payload FROM (${findingsSql('$3::uuid', '$2::uuid')}) found ORDER BY 1, 2`,
+      [
+        items.map((item) => (item.kind === 'vin' ? item.identifier : '')),
+        current?.id ?? null,
+        deps.organisationId ?? null,
+      ],
     );
     const findings: Finding[][] = items.map(() => []);
     for (const row of rows) {
-      const list = findings[row.ord - 1]!;
-      // One notice seen in both the dataset and the registry is one finding.
-      if (!list.some((finding) => finding.key === row.key)) {
-        list.push({ key: row.key, payload: row.payload });
-      }
+      findings[row.ord - 1]!.push({ key: row.key, payload: row.payload });
     }
     return findings.map((list) => ({ status: 'ok', findings: list }));
   }
@@ -94,19 +117,12 @@ export function createPledgesSource(deps: { db: Queryable }): SourceAdapter {
         return null;
       }
       return {
-        sql: (p) => `SELECT DISTINCT ON (item_id, key) item_id, key, payload FROM (
-                       SELECT b.id AS item_id, r.finding_key AS key, r.payload, 0 AS pri
-                         FROM batch_items b
-                         JOIN source_records r
-                           ON r.import_id = $${p}::uuid AND r.identifier = b.identifier AND r.document_type = b.document_type
-                          AND r.identifier BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}
-                       UNION ALL
-                       SELECT b.id, p.registration_number, ${REGISTRY_PAYLOAD}, 1
-                         FROM batch_items b ${REGISTRY_JOIN}
-                        WHERE b.document_type = ''
-                          AND v.vin BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}
-                     ) f ORDER BY item_id, key, pri`,
-        params: [current?.id ?? null],
+        sql: (p) =>
+          `SELECT ref AS item_id, key, payload FROM (
+             WITH b AS (SELECT id AS ref, identifier FROM batch_items WHERE document_type = '')
+             ${findingsSql(`$${p + 1}::uuid`, `$${p}::uuid`, `BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}`)}
+           ) found`,
+        params: [current?.id ?? null, deps.organisationId ?? null],
       };
     },
   };

@@ -8,11 +8,11 @@ import type { SourceAdapter } from './source-adapter.ts';
 
 /**
  * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
- * in our database (for `pledges`, its own adapter). Adapters are cheap: make one per check or batch.
+ * in our database (for `pledges`, its own adapter, which marks the checking organisation's pledges). Adapters are cheap: make one per check or batch.
  */
 export function createSourceAdapter(
   type: SourceType,
-  deps: { db: Queryable; config: Pick<AppConfig, 'remoteSources'> },
+  deps: { db: Queryable; config: Pick<AppConfig, 'remoteSources'>; organisationId?: string },
 ): SourceAdapter {
   const remote = deps.config.remoteSources[type];
   if (remote) {
@@ -24,6 +24,8 @@ export function createSourceAdapter(
 export function createSourceAdapters(deps: {
   db: Queryable;
   config: Pick<AppConfig, 'remoteSources'>;
+  /** The checking organisation: the `pledges` source marks its own pledges. */
+  organisationId?: string;
 }): SourceAdapter[] {
   return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, deps));
 }

@@ -94,7 +94,6 @@ function PackageCard({ item }: { item: PledgePackage }) {
   });
   const act = (action: PackageAction, comment?: string) =>
     transition.mutate({ packageId: item.id, action, comment });
-  const isAuthor = item.createdBy?.id === user?.id;
   const kinds = Object.entries(item.kinds)
     .map(([kind, count]) => `${PLEDGE_EVENT_KIND_LABELS[kind as PledgeEventKind] ?? kind}: ${count}`)
     .join(' · ');
@@ -141,19 +140,31 @@ function PackageCard({ item }: { item: PledgePackage }) {
         {item.rejectionReason && <Alert severity="error">{t.rejected(item.rejectionReason)}</Alert>}
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {canWrite && item.status === 'draft' && (
-            <Tooltip title={isAuthor ? t.approveHint : ''}>
+            <Tooltip title={item.approveBlockedReason ?? ''}>
               <span>
                 <Button
                   variant="contained"
                   size="small"
-                  disabled={isAuthor || item.eventsCount === 0}
+                  disabled={!item.canApprove}
                   loading={transition.isPending}
                   onClick={() => act('approve')}
+                  aria-describedby={item.approveBlockedReason ? `approve-blocked-${item.id}` : undefined}
                 >
                   {t.approve}
                 </Button>
               </span>
             </Tooltip>
+          )}
+          {canWrite && item.status === 'draft' && item.approveBlockedReason && (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              id={`approve-blocked-${item.id}`}
+              data-testid="approve-blocked-reason"
+              sx={{ alignSelf: 'center', flexBasis: '100%' }}
+            >
+              {item.approveBlockedReason}
+            </Typography>
           )}
           {canWrite && item.status === 'ready' && (
             <>
