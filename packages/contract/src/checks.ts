@@ -131,8 +131,14 @@ export const sourceSchema = z.object({
   answerP50Ms: z
     .number()
     .nullable()
-    .describe('Медиана времени ответа на один объект, мс (последние 500 ответов)'),
+    .describe('Медиана времени ответа на один объект (разовые проверки), мс (последние 500 ответов)'),
   answerP95Ms: z.number().nullable(),
+  batchP50Ms: z
+    .number()
+    .nullable()
+    .describe('Медиана времени на пакет объектов регулярной проверки, мс (последние 500 пакетов)'),
+  batchP95Ms: z.number().nullable(),
+  batchItemsP50: z.number().int().nullable().describe('Медиана объектов в пакете регулярной проверки'),
   consecutiveFailures: z.number().int().describe('Ошибок подряд в последних ответах'),
   lastFailureAt: isoDateTime.nullable(),
   lastError: z.string().nullable(),

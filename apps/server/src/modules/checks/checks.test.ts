@@ -225,6 +225,17 @@ describe('regular check runs and events', () => {
     expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
   });
 
+  it("shows each source's speed from regular runs too, not only from one-time checks", async () => {
+    const sources = (await get('/api/v1/monitoring/sources', viewer.token)).json();
+    for (const type of ['pledges', 'wanted', 'bankruptcy']) {
+      const source = sources.items.find((s: { type: string }) => s.type === type);
+      expect(source.batchP50Ms, type).toBeTypeOf('number');
+      expect(source.batchP95Ms).toBeGreaterThanOrEqual(source.batchP50Ms);
+      expect(source.batchItemsP50).toBeGreaterThanOrEqual(1);
+      expect(source.consecutiveFailures).toBe(0);
+    }
+  });
+
   it('a batch replayed after it committed creates nothing', async () => {
     const { rows } = await app.db.query<{ id: string }>(
       'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',

@@ -151,27 +151,40 @@ export interface AnswerStatsRow {
   source_type: SourceType;
   p50: number | null;
   p95: number | null;
+  batch_p50: number | null;
+  batch_p95: number | null;
+  batch_items_p50: number | null;
   consecutive_failures: number;
   last_failure_at: Date | null;
   last_error: string | null;
   last_ok_at: Date | null;
 }
 
-/** p50/p95 of single-item answers and failures in a row, over each source's latest answers. */
+/**
+ * Per source, over its latest 500 answers of each kind: p50/p95 of single-item answers (one-time
+ * checks) and of batches (regular runs, with their median size); failures in a row over both kinds.
+ */
 export async function listAnswerStats(db: Queryable): Promise<AnswerStatsRow[]> {
   const { rows } = await db.query<AnswerStatsRow>(
     `WITH recent AS (
-       SELECT a.*, row_number() OVER (PARTITION BY source_type ORDER BY id DESC) AS n
+       SELECT a.*,
+              row_number() OVER (PARTITION BY source_type, mode ORDER BY id DESC) AS n_mode,
+              row_number() OVER (PARTITION BY source_type ORDER BY id DESC) AS n
          FROM source_answers a
      )
      SELECT source_type,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE mode = 'item' AND ok) AS p50,
             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE mode = 'item' AND ok) AS p95,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE mode = 'batch' AND ok) AS batch_p50,
+            percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE mode = 'batch' AND ok)
+              AS batch_p95,
+            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY items) FILTER (WHERE mode = 'batch' AND ok))::int
+              AS batch_items_p50,
             coalesce(min(n) FILTER (WHERE ok), count(*) + 1)::int - 1 AS consecutive_failures,
             max(created_at) FILTER (WHERE NOT ok) AS last_failure_at,
             (array_agg(error ORDER BY id DESC) FILTER (WHERE NOT ok))[1] AS last_error,
             max(created_at) FILTER (WHERE ok) AS last_ok_at
-       FROM recent WHERE n <= 500 GROUP BY source_type`,
+       FROM recent WHERE n_mode <= 500 GROUP BY source_type`,
   );
   return rows;
 }

@@ -28,6 +28,31 @@ const t = texts.checks.sources;
 const ms = (value: number | null) =>
   value === null ? texts.common.dash : t.ms(formatNumber(Math.round(value)));
 
+/** Both kinds of use: a one-time check's single answer and a regular run's batch. */
+function Latency({
+  item,
+  batch,
+  batchItems,
+}: {
+  item: number | null;
+  batch: number | null;
+  batchItems: number | null;
+}) {
+  if (item === null && batch === null) {
+    return <>{texts.common.dash}</>;
+  }
+  return (
+    <Tooltip title={t.latencyHint}>
+      <span>
+        {item !== null && <Typography variant="body2">{t.oneTimeLatency(ms(item))}</Typography>}
+        {batch !== null && (
+          <Typography variant="body2">{t.batchLatency(ms(batch), formatNumber(batchItems ?? 0))}</Typography>
+        )}
+      </span>
+    </Tooltip>
+  );
+}
+
 type SourcesTableProps = { canImport: boolean; canResetCache: boolean };
 
 /** Every source with its freshness and speed (Spectrumdata-style), imports and cache resets. */
@@ -94,10 +119,18 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
                   {source.recordCount === null ? texts.common.dash : formatNumber(source.recordCount)}
                 </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {ms(source.answerP50Ms)}
+                  <Latency
+                    item={source.answerP50Ms}
+                    batch={source.batchP50Ms}
+                    batchItems={source.batchItemsP50}
+                  />
                 </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {ms(source.answerP95Ms)}
+                  <Latency
+                    item={source.answerP95Ms}
+                    batch={source.batchP95Ms}
+                    batchItems={source.batchItemsP50}
+                  />
                 </TableCell>
                 <TableCell>
                   {source.consecutiveFailures > 0 ? (
