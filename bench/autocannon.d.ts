@@ -7,6 +7,8 @@ declare module 'autocannon' {
     path: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called with each answer to this request, before the instance's 'response' event. */
+    onResponse?: (status: number, body: string) => void;
   }
 
   export interface AutocannonOptions {

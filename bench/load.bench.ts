@@ -336,37 +336,24 @@ interface CallStats {
   errors: number;
 }
 
+interface Variant {
+  label: string;
+  request: AutocannonRequest;
+}
+
 /** The main screens' API calls, each with the variants a user's clicks produce. */
-function screenCalls(): { name: string; requests: AutocannonRequest[] }[] {
+function screenCalls(): { name: string; variants: Variant[] }[] {
   const json = { 'content-type': 'application/json' };
-  const itemQueries = [
-    'entity=vin&page=1&pageSize=25',
-    'entity=vin&page=1&pageSize=25&sort=identifier&order=asc',
-    'entity=document&page=1&pageSize=25',
-    'entity=vin&page=1&pageSize=25&search=solaris',
-    'entity=vin&page=1&pageSize=25&search=XTA000000001234',
-    'entity=vin&page=40&pageSize=25&sort=label&order=asc',
-    'entity=vin&page=1&pageSize=25&status=archived',
-    'entity=vin&page=1&pageSize=50&sort=lastCheckedAt&order=desc',
-  ];
-  const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
-  const eventQueries = [
-    'page=1&pageSize=25',
-    'page=1&pageSize=25&read=false',
-    'page=1&pageSize=25&severity=high,critical',
-    `page=1&pageSize=25&from=${encodeURIComponent(monthAgo)}`,
-    'page=1&pageSize=25&source=pledges,wanted',
-    'page=20&pageSize=25',
-    'page=1&pageSize=25&type=wanted_added',
-  ];
-  const statistics = [
-    { from: moscowDay(29), to: moscowDay(0), grouping: 'day' },
-    { from: moscowDay(89), to: moscowDay(0), grouping: 'week' },
-    { from: moscowDay(364), to: moscowDay(0), grouping: 'month' },
-    { from: moscowDay(29), to: moscowDay(0), grouping: 'day', itemKind: 'vin' },
-    { from: moscowDay(364), to: moscowDay(0), grouping: 'week', sources: ['pledges', 'wanted'] },
-  ];
-  // VINs of the portfolio, some with dataset records (multiples of 3, 10, 20, ...), some without.
+  const get = (label: string, path: string): Variant => ({ label, request: { method: 'GET', path } });
+  const post = (label: string, path: string, body: unknown): Variant => ({
+    label,
+    request: { method: 'POST', path, headers: json, body: JSON.stringify(body) },
+  });
+  const items = (query: string) => `${API.monitoringItems}?${query}`;
+  const events = (query: string) => `${API.events}?${query}`;
+  const monthAgo = encodeURIComponent(new Date(Date.now() - 30 * 86_400_000).toISOString());
+  const today = moscowDay(0);
+  // VINs of the portfolio, some with dataset records (multiples of 3, 7, 21, 33, 97), some without.
   const vins = Array.from({ length: 50 }, (_, i) => {
     const n = 1 + ((i * 7919 + 1) % ITEMS);
     return `XTA${String(n - (n % 10 === 0 ? 1 : 0)).padStart(14, '0')}`;
@@ -374,31 +361,66 @@ function screenCalls(): { name: string; requests: AutocannonRequest[] }[] {
   return [
     {
       name: 'GET items page',
-      requests: itemQueries.map((q) => ({ method: 'GET', path: `${API.monitoringItems}?${q}` })),
+      variants: [
+        get('items: newest first', items('entity=vin&page=1&pageSize=25')),
+        get('items: by VIN', items('entity=vin&page=1&pageSize=25&sort=identifier&order=asc')),
+        get('items: documents', items('entity=document&page=1&pageSize=25')),
+        get('items: search "solaris"', items('entity=vin&page=1&pageSize=25&search=solaris')),
+        get('items: search VIN part', items('entity=vin&page=1&pageSize=25&search=XTA000000001234')),
+        get('items: by label, page 40', items('entity=vin&page=40&pageSize=25&sort=label&order=asc')),
+        get('items: archived', items('entity=vin&page=1&pageSize=25&status=archived')),
+        get('items: by last check, 50', items('entity=vin&page=1&pageSize=50&sort=lastCheckedAt&order=desc')),
+      ],
     },
     {
       name: 'GET events page',
-      requests: eventQueries.map((q) => ({ method: 'GET', path: `${API.events}?${q}` })),
+      variants: [
+        get('events: all', events('page=1&pageSize=25')),
+        get('events: unread', events('page=1&pageSize=25&read=false')),
+        get('events: high + critical', events('page=1&pageSize=25&severity=high,critical')),
+        get('events: last 30 days', events(`page=1&pageSize=25&from=${monthAgo}`)),
+        get('events: 2 sources', events('page=1&pageSize=25&source=pledges,wanted')),
+        get('events: page 20', events('page=20&pageSize=25')),
+        get('events: one type', events('page=1&pageSize=25&type=wanted_added')),
+      ],
     },
     {
       name: 'POST statistics',
-      requests: statistics.map((body) => ({
-        method: 'POST',
-        path: API.statistics,
-        headers: json,
-        body: JSON.stringify(body),
-      })),
+      variants: [
+        post('statistics: 30 days by day', API.statistics, {
+          from: moscowDay(29),
+          to: today,
+          grouping: 'day',
+        }),
+        post('statistics: 90 days by week', API.statistics, {
+          from: moscowDay(89),
+          to: today,
+          grouping: 'week',
+        }),
+        post('statistics: year by month', API.statistics, {
+          from: moscowDay(364),
+          to: today,
+          grouping: 'month',
+        }),
+        post('statistics: 30 days, VINs', API.statistics, {
+          from: moscowDay(29),
+          to: today,
+          grouping: 'day',
+          itemKind: 'vin',
+        }),
+        post('statistics: year, 2 sources', API.statistics, {
+          from: moscowDay(364),
+          to: today,
+          grouping: 'week',
+          sources: ['pledges', 'wanted'],
+        }),
+      ],
     },
     {
       name: 'POST one-time check',
-      requests: vins.map((vin) => ({
-        method: 'POST',
-        path: API.oneTimeCheck,
-        headers: json,
-        body: JSON.stringify({ vin }),
-      })),
+      variants: vins.map((vin) => post('one-time check: VIN', API.oneTimeCheck, { vin })),
     },
-    { name: 'GET dashboard', requests: [{ method: 'GET', path: API.dashboard }] },
+    { name: 'GET dashboard', variants: [get('dashboard', API.dashboard)] },
   ];
 }
 
@@ -409,7 +431,7 @@ function statsLine(
   const sorted = s.latencies.toSorted((a, b) => a - b);
   const p = (q: number) => percentile(sorted, q).toFixed(1).padStart(8);
   return {
-    text: `${s.name.padEnd(24)} ${String(sorted.length).padStart(8)} ${(sorted.length / elapsed).toFixed(1).padStart(8)} ${p(50)} ${p(95)} ${p(99)} ${(sorted.at(-1) ?? 0).toFixed(1).padStart(8)} ${String(s.non2xx).padStart(7)} ${String(s.errors).padStart(7)}`,
+    text: `${s.name.padEnd(30)} ${String(sorted.length).padStart(8)} ${(sorted.length / elapsed).toFixed(1).padStart(8)} ${p(50)} ${p(95)} ${p(99)} ${(sorted.at(-1) ?? 0).toFixed(1).padStart(8)} ${String(s.non2xx).padStart(7)} ${String(s.errors).padStart(7)}`,
     rps: sorted.length / elapsed,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
@@ -506,7 +528,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
     const calls = screenCalls();
     t = performance.now();
     for (const call of calls) {
-      for (const request of call.requests) {
+      for (const { request } of call.variants) {
         const response = await fetch(`${base}${request.path}`, {
           method: request.method,
           headers: { authorization, ...request.headers },
@@ -529,13 +551,18 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       non2xx: 0,
       errors: 0,
     }));
+    const byVariant = new Map<string, { latencies: number[]; non2xx: number }>();
     const loadBefore = os.loadavg()[0]!;
     const instances = Array.from({ length: CONNECTIONS }, async (_, i) => {
       const rate = Math.floor(RATE / CONNECTIONS) + (i < RATE % CONNECTIONS ? 1 : 0);
       const callIndex = i % calls.length;
       const call = calls[callIndex]!;
       const stat = stats[callIndex]!;
-      const shift = Math.floor(i / calls.length) % call.requests.length;
+      const shift = Math.floor(i / calls.length) % call.variants.length;
+      const variants = [...call.variants.slice(shift), ...call.variants.slice(0, shift)];
+      // One connection per instance: a request's onResponse runs just before the instance's
+      // 'response' event of the same request, so it names the variant that event times.
+      let answered = '';
       await sleep((i * 1000) / CONNECTIONS);
       const instance = autocannon({
         url: base,
@@ -544,7 +571,12 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
         duration: SECONDS,
         timeout: 10,
         headers: { authorization },
-        requests: [...call.requests.slice(shift), ...call.requests.slice(0, shift)],
+        requests: variants.map(({ label, request }) => ({
+          ...request,
+          onResponse: () => {
+            answered = label;
+          },
+        })),
       });
       instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
         stat.latencies.push(ms);
@@ -552,6 +584,10 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
         if (statusCode < 200 || statusCode > 299) {
           stat.non2xx++;
         }
+        const variant = byVariant.get(answered) ?? { latencies: [], non2xx: 0 };
+        variant.latencies.push(ms);
+        variant.non2xx += statusCode < 200 || statusCode > 299 ? 1 : 0;
+        byVariant.set(answered, variant);
       });
       instance.on('reqError', () => {
         stat.errors++;
@@ -649,7 +685,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       `machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before the load, ${loadAfter.toFixed(1)} at its end`,
     );
     console.log(
-      `${'call'.padEnd(24)} ${'requests'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'non-2xx'.padStart(7)} ${'errors'.padStart(7)}`,
+      `${'call'.padEnd(30)} ${'requests'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'non-2xx'.padStart(7)} ${'errors'.padStart(7)}`,
     );
     for (const s of stats) {
       console.log(statsLine(s, elapsed).text);
@@ -666,6 +702,13 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
     };
     const overall = statsLine(all, elapsed);
     console.log(overall.text);
+    console.log('\nby variant, slowest p99 first:');
+    const variantLines = [...byVariant].map(([label, v]) =>
+      statsLine({ name: label || '(unnamed)', latencies: v.latencies, non2xx: v.non2xx, errors: 0 }, elapsed),
+    );
+    for (const line of variantLines.toSorted((a, b) => b.p99 - a.p99)) {
+      console.log(line.text.replace(/ +\d+$/, ''));
+    }
     for (const line of backgroundLines) {
       console.log(line);
     }
