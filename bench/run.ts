@@ -1,6 +1,7 @@
 import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { benchChecks } from './checks.bench.ts';
+import { benchLoad } from './load.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
 
@@ -16,6 +17,7 @@ const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> 
   { name: 'portfolio', run: benchPortfolio },
   { name: 'checks', run: benchChecks },
   { name: 'statistics', run: benchStatistics },
+  { name: 'load', run: benchLoad },
 ];
 
 const only = process.argv[2];

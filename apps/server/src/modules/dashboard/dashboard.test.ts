@@ -8,6 +8,7 @@ import {
   insertOneTimeCheck,
   insertRun,
 } from '../statistics/testing/statistics-fixtures.ts';
+import { countItemsByKindAndStatus } from './dashboard.queries.ts';
 
 const { app } = await buildTestApp();
 
@@ -124,6 +125,67 @@ describe('GET /api/v1/monitoring/dashboard', () => {
       '/api/v1/monitoring/notifications/deliveries?status=failed',
     );
     expect(failed.total).toBe(result.deliveries.failedTotal);
+  });
+
+  it('counts the portfolio from the counts table, without reading the items themselves', async () => {
+    // A million-item portfolio must not be counted row by row on every visit of the home screen.
+    const client = await app.db.connect();
+    try {
+      await client.query('BEGIN');
+      // Scans of the items by this backend so far (this transaction and not yet flushed earlier ones).
+      const scans = async () =>
+        (
+          await client.query<{ n: number }>(
+            `SELECT seq_scan + coalesce(idx_scan, 0) AS n FROM pg_stat_xact_user_tables
+              WHERE relid = 'monitoring_items'::regclass`,
+          )
+        ).rows[0]!.n;
+      const before = await scans();
+      const counts = await countItemsByKindAndStatus(client, user.organisationId);
+      expect((await scans()) - before).toBe(0);
+      expect(counts.toSorted((a, b) => `${a.kind}${a.status}`.localeCompare(`${b.kind}${b.status}`))).toEqual(
+        [
+          { kind: 'document', status: 'active', n: 1 },
+          { kind: 'vin', status: 'active', n: 4 },
+          { kind: 'vin', status: 'archived', n: 1 },
+          { kind: 'vin', status: 'paused', n: 1 },
+        ],
+      );
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
+  it('stays exact through many status changes and folds their count deltas', async () => {
+    const owner = await createSignedInUser(app);
+    const ids = [
+      await insertItem(app.db, owner.organisationId),
+      await insertItem(app.db, owner.organisationId),
+      await insertItem(app.db, owner.organisationId, { kind: 'document' }),
+    ];
+    // 80 changes: each writes two delta rows, far past the folding threshold.
+    for (let i = 0; i < 80; i++) {
+      await app.db.query('UPDATE monitoring_items SET status = $2 WHERE id = $1', [
+        ids[i % 2]!,
+        i % 4 < 2 ? 'paused' : 'active',
+      ]);
+    }
+    await app.db.query(`UPDATE monitoring_items SET status = 'archived' WHERE id = $1`, [ids[2]!]);
+    const result = await dashboard(owner);
+    expect(result.items).toEqual({
+      monitored: 2,
+      byKind: [
+        { kind: 'vin', active: 2, paused: 0, archived: 0 },
+        { kind: 'document', active: 0, paused: 0, archived: 1 },
+      ],
+    });
+    const { rows } = await app.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM monitoring_item_counts WHERE organisation_id = $1',
+      [owner.organisationId],
+    );
+    expect(rows[0]!.n).toBeLessThanOrEqual(6);
+    expect((await dashboard(owner)).items).toEqual(result.items);
   });
 
   it('shows a new organisation nothing of another one', async () => {

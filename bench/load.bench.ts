@@ -1,0 +1,731 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { API, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import pg from 'pg';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import { demoVin } from '../apps/server/src/demo/demo-portfolio.ts';
+import { importDataset } from '../apps/server/src/modules/checks/sources/sources.service.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+} from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { percentile } from './harness.ts';
+import type { BenchContext } from './run.ts';
+
+const ITEMS = Number(process.env.BENCH_LOAD_ITEMS ?? 1_000_000);
+/** A year of events: about two per item (5,500 a day for a million items). */
+const EVENTS = Number(process.env.BENCH_LOAD_EVENTS ?? ITEMS * 2);
+const RATE = Number(process.env.BENCH_LOAD_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+/** Connections of the load generator; each sends RATE / CONNECTIONS requests a second. */
+const CONNECTIONS = Math.min(RATE, Number(process.env.BENCH_LOAD_CONNECTIONS ?? 100));
+const UPLOAD_ROWS = Number(process.env.BENCH_LOAD_UPLOAD_ROWS ?? 100_000);
+/** How long to wait after the load for the run and the upload to finish, to report their end. */
+const FINISH_SECONDS = Number(process.env.BENCH_LOAD_FINISH_SECONDS ?? 600);
+/** BENCH_LOAD_BACKGROUND=0: the calls alone, without the run and the upload (to see what they cost). */
+const BACKGROUND = process.env.BENCH_LOAD_BACKGROUND !== '0';
+const CHUNK = 250_000;
+
+const ITEM_VIN = (n: string) => `'XTA' || lpad((${n})::text, 14, '0')`;
+const VIN_TYPES = `ARRAY['wanted_added','restriction_added','ownership_changed','accident_recorded','pledge_registered_other']`;
+const VIN_SOURCES = `ARRAY['wanted','restrictions','registration','accidents','pledges']`;
+const DOC_TYPES = `ARRAY['bankruptcy_opened','enforcement_opened','passport_invalid']`;
+const DOC_SOURCES = `ARRAY['bankruptcy','enforcement','passport']`;
+
+/**
+ * Dataset sizes as in the checks bench; each matches every n-th seeded number (not a step of 10: the
+ * multiples of 10 are documents in the portfolio).
+ */
+const DATASETS: { type: SourceType; records: number; matchEvery: number }[] = (
+  [
+    { type: 'pledges', records: ITEMS, matchEvery: 7 },
+    { type: 'wanted', records: ITEMS / 10, matchEvery: 97 },
+    { type: 'restrictions', records: ITEMS / 5, matchEvery: 21 },
+    { type: 'registration', records: ITEMS, matchEvery: 3 },
+    { type: 'accidents', records: ITEMS / 5, matchEvery: 33 },
+    { type: 'bankruptcy', records: ITEMS / 10, matchEvery: 0 },
+    { type: 'enforcement', records: ITEMS / 10, matchEvery: 0 },
+    { type: 'passport', records: ITEMS / 10, matchEvery: 0 },
+  ] as const
+).map((d) => ({ ...d, records: Math.max(1, Math.round(d.records)) }));
+
+const PASSWORD = 'bench-password';
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const moscowDay = (daysAgo: number) =>
+  new Date(Date.now() + 3 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A throw-away database on the server of `databaseUrl`, dropped at the end; when the role may not
+ * create databases, the given database itself (a fresh organisation, left in place).
+ */
+async function openLoadDatabase(databaseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pledgewatch_bench_load_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await admin.end();
+    console.log(`(no database of its own: ${(error as Error).message}; seeding into the given database)`);
+    return { url: databaseUrl, drop: async () => {} };
+  }
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * The organisation: ITEMS items added over two years (10 % documents, 3 % archived), a daily check run
+ * and EVENTS events over the last year, deliveries, uploads and one-time checks, plus the datasets of
+ * the eight sources. Set-based SQL only.
+ */
+async function seed(db: pg.Pool, organisationId: string, userId: string): Promise<void> {
+  const t0 = performance.now();
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, label, contract_number,
+                                   pledgor_name, status, origin, created_at, updated_at, archived_at)
+     SELECT $1, CASE WHEN g % 10 = 0 THEN 'document' ELSE 'vin' END,
+            CASE WHEN g % 10 = 0 THEN 'passport_rf' END,
+            CASE WHEN g % 10 = 0 THEN lpad(g::text, 10, '0') ELSE ${ITEM_VIN('g')} END,
+            (ARRAY['Lada Vesta','Kia Rio','Hyundai Solaris','Toyota Camry','Skoda Octavia'])[1 + g % 5] || ' №' || g,
+            'КД-2025/' || lpad(g::text, 7, '0'), 'Залогодатель ' || g % 9973,
+            CASE WHEN g % 33 = 0 THEN 'archived' ELSE 'active' END, 'upload',
+            now() - make_interval(secs => (1 - g::float8 / $2) * 730 * 86400),
+            now() - make_interval(secs => (1 - g::float8 / $2) * 730 * 86400),
+            CASE WHEN g % 33 = 0 THEN now() - make_interval(secs => (1 - g::float8 / $2) * 365 * 86400) END
+       FROM generate_series(1, $2::int) g`,
+    [organisationId, ITEMS],
+  );
+  await db.query(
+    `INSERT INTO check_runs (organisation_id, trigger, status, batch_size, items_total, items_done, batches_total,
+                             batches_done, created_at, started_at, finished_at, created_by)
+     SELECT $1, 'scheduled', 'completed', 10000, $2, $2, 1, 1, t, t, t + interval '20 minutes', $3
+       FROM (SELECT now() - make_interval(days => d) AS t FROM generate_series(1, 365) d) x`,
+    [organisationId, ITEMS, userId],
+  );
+  const itemsMs = performance.now() - t0;
+  // Temp tables live on one connection: the events are inserted through it.
+  const client = await db.connect();
+  const t1 = performance.now();
+  try {
+    await client.query(
+      `CREATE TEMP TABLE bench_load_items AS
+         SELECT id, kind, row_number() OVER (ORDER BY id) AS rn FROM monitoring_items WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    await client.query('CREATE INDEX ON bench_load_items (rn)');
+    await client.query(
+      `CREATE TEMP TABLE bench_load_runs AS
+         SELECT id, created_at, row_number() OVER (ORDER BY created_at) AS rn FROM check_runs WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    await client.query('CREATE INDEX ON bench_load_runs (rn)');
+    for (let start = 1; start <= EVENTS; start += CHUNK) {
+      const end = Math.min(EVENTS, start + CHUNK - 1);
+      // Each statement is one trigger call (the statistics rollup), as when a check batch inserts events.
+      await client.query(
+        `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity,
+                                        finding_key, detected_at, read_at)
+         SELECT $1, i.id, r.id,
+                CASE WHEN i.kind = 'vin' THEN (${VIN_SOURCES})[1 + (g / 365) % 5] ELSE (${DOC_SOURCES})[1 + (g / 365) % 3] END,
+                CASE WHEN i.kind = 'vin' THEN (${VIN_TYPES})[1 + (g / 365) % 5] ELSE (${DOC_TYPES})[1 + (g / 365) % 3] END,
+                (ARRAY['low','medium','high','critical'])[1 + g % 4], 'bench-' || g,
+                r.created_at + make_interval(secs => (g % 1200)),
+                CASE WHEN g % 4 <> 0 THEN r.created_at + interval '1 day' END
+           FROM generate_series($2::int, $3::int) g
+           JOIN bench_load_items i ON i.rn = 1 + (g::bigint * 7919) % $4
+           JOIN bench_load_runs r ON r.rn = 1 + g % 365`,
+        [organisationId, start, end, ITEMS],
+      );
+    }
+  } finally {
+    client.release(true);
+  }
+  const eventsMs = performance.now() - t1;
+  const deliveries = Math.round(EVENTS / 4);
+  await db.query(
+    `INSERT INTO notification_deliveries (organisation_id, rule_name, method, recipient, kind, dedupe_key, status,
+                                          max_attempts, attempts, created_at)
+     SELECT $1::uuid, 'Бенч', 'email', 'bench@bench.ru', 'event', 'bench-' || $1::uuid::text || '-' || g,
+            (ARRAY['sent','sent','sent','sent','sent','sent','failed','retrying'])[1 + g % 8], 3, 1,
+            now() - make_interval(secs => (g::float8 / $2) * 365 * 86400)
+       FROM generate_series(1, $2::int) g`,
+    [organisationId, deliveries],
+  );
+  await db.query(
+    `INSERT INTO uploads (organisation_id, kind, file_name, status, rows_total, rows_processed, rows_accepted,
+                          rows_rejected, created_at, updated_at)
+     SELECT $1, 'items', 'bench-' || d || '.csv', 'done', 1000, 1000, 990, 10,
+            now() - make_interval(days => d), now() - make_interval(days => d)
+       FROM generate_series(1, 365) d`,
+    [organisationId],
+  );
+  await db.query(
+    `INSERT INTO one_time_checks (organisation_id, number, kind, identifier, status, findings_count, sources,
+                                  created_by_name, duration_ms, created_at)
+     SELECT $1, 'Б-' || g, 'vin', ${ITEM_VIN('g')}, 'completed', 0, '[]', 'Бенч', 10,
+            now() - make_interval(secs => g * 1577)
+       FROM generate_series(1, 20000) g`,
+    [organisationId],
+  );
+  const t2 = performance.now();
+  for (const spec of DATASETS) {
+    const created = await importDataset({ db, type: spec.type, fileName: `bench-${spec.type}`, records: [] });
+    const document = SOURCE_TYPES[spec.type].itemKinds.includes('document');
+    const matching = spec.matchEvery ? Math.floor(ITEMS / spec.matchEvery) : 0;
+    await db.query(
+      `INSERT INTO source_records (import_id, document_type, identifier, finding_key, payload)
+       SELECT $1, $2, CASE WHEN g <= $3 THEN ${ITEM_VIN('g * $4')} ELSE $5 || lpad(g::text, 10, '0') END,
+              $6 || g, jsonb_build_object('record_id', $6 || g, 'status', 'active', 'date', '2025-01-01', 'pledgee', 'Банк')
+         FROM generate_series(1, $7::int) g`,
+      [
+        created.id,
+        document ? 'passport_rf' : '',
+        matching,
+        spec.matchEvery || 1,
+        document ? '' : 'XTZ',
+        `${spec.type}-`,
+        spec.records,
+      ],
+    );
+    await db.query('UPDATE source_imports SET records_total = $2 WHERE id = $1', [created.id, spec.records]);
+  }
+  const datasetsMs = performance.now() - t2;
+  for (const table of [
+    'monitoring_items',
+    'monitoring_events',
+    'notification_deliveries',
+    'statistics_event_days',
+    'one_time_checks',
+    'source_records',
+  ]) {
+    await db.query(`VACUUM ANALYZE ${table}`);
+  }
+  console.log(
+    `seeded ${ITEMS.toLocaleString('en')} items (${seconds(itemsMs)}), ${EVENTS.toLocaleString('en')} events over a year (${seconds(eventsMs)}), ` +
+      `${DATASETS.reduce((s, d) => s + d.records, 0).toLocaleString('en')} dataset records (${seconds(datasetsMs)}); total ${seconds(performance.now() - t0)}`,
+  );
+}
+
+/** UPLOAD_ROWS new valid VINs with labels, contracts and pledgors, as a `;` CSV. */
+async function writeUploadCsv(filePath: string): Promise<void> {
+  const make = { wmi: 'Z94', plant: 'U', model: { name: 'Hyundai Solaris', vds: 'CB41A' } };
+  async function* lines() {
+    yield 'VIN;Метка;Номер договора;Залогодатель\n';
+    let batch = '';
+    for (let i = 0; i < UPLOAD_ROWS; i++) {
+      const vin = demoVin({ ...make, make: '', weight: 1, models: [make.model] }, make.model, 'R', i);
+      batch += `${vin};Загрузка №${i};КД-2026/${String(i).padStart(7, '0')};Залогодатель ${i % 9973}\n`;
+      if (batch.length > 256 * 1024) {
+        yield batch;
+        batch = '';
+      }
+    }
+    yield batch;
+  }
+  await pipeline(lines(), createWriteStream(filePath));
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The real app in its own process, with its job workers, as `npm run start:server` runs it. */
+async function startApp(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = Number(process.env.BENCH_LOAD_PORT ?? 0) || (await freePort());
+  const child: ChildProcess = spawn(process.execPath, [path.join('apps', 'server', 'src', 'server.ts')], {
+    cwd: path.join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WORKERS: 'true',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: process.env.BENCH_LOAD_LOG_LEVEL ?? 'warn',
+      OUTBOUND_ALLOWED_RANGES: '127.0.0.0/8',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The app's output is kept for a failure report; its log lines (warnings and errors, at the
+  // default level) and stderr are shown as they come, the first 50 of them.
+  const output: string[] = [];
+  let shown = 0;
+  const keep = (chunk: Buffer, show: (line: string) => boolean) => {
+    output.push(chunk.toString());
+    if (output.length > 200) {
+      output.shift();
+    }
+    for (const line of chunk.toString().split('\n').filter(show)) {
+      if (++shown <= 50) {
+        process.stderr.write(`[app] ${line}\n`);
+      }
+    }
+  };
+  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, (line) => line.startsWith('{')));
+  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, (line) => line.trim() !== ''));
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (exited) {
+      return;
+    }
+    child.kill('SIGTERM');
+    const killed = await Promise.race([exit.then(() => true), sleep(25_000).then(() => false)]);
+    if (!killed) {
+      child.kill('SIGKILL');
+      await exit;
+    }
+  };
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the app did not start:\n${output.join('')}`);
+    }
+    try {
+      if ((await fetch(`${base}${API.buildInfo}`)).ok) {
+        return { base, stop };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+}
+
+interface CallStats {
+  name: string;
+  latencies: number[];
+  statuses: Map<number, number>;
+  non2xx: number;
+  errors: number;
+}
+
+interface Variant {
+  label: string;
+  request: AutocannonRequest;
+}
+
+/** The main screens' API calls, each with the variants a user's clicks produce. */
+function screenCalls(): { name: string; variants: Variant[] }[] {
+  const json = { 'content-type': 'application/json' };
+  const get = (label: string, path: string): Variant => ({ label, request: { method: 'GET', path } });
+  const post = (label: string, path: string, body: unknown): Variant => ({
+    label,
+    request: { method: 'POST', path, headers: json, body: JSON.stringify(body) },
+  });
+  const items = (query: string) => `${API.monitoringItems}?${query}`;
+  const events = (query: string) => `${API.events}?${query}`;
+  const monthAgo = encodeURIComponent(new Date(Date.now() - 30 * 86_400_000).toISOString());
+  const today = moscowDay(0);
+  // VINs of the portfolio, some with dataset records (multiples of 3, 7, 21, 33, 97), some without.
+  const vins = Array.from({ length: 50 }, (_, i) => {
+    const n = 1 + ((i * 7919 + 1) % ITEMS);
+    return `XTA${String(n - (n % 10 === 0 ? 1 : 0)).padStart(14, '0')}`;
+  });
+  return [
+    {
+      name: 'GET items page',
+      variants: [
+        get('items: newest first', items('entity=vin&page=1&pageSize=25')),
+        get('items: by VIN', items('entity=vin&page=1&pageSize=25&sort=identifier&order=asc')),
+        get('items: documents', items('entity=document&page=1&pageSize=25')),
+        get('items: search "solaris"', items('entity=vin&page=1&pageSize=25&search=solaris')),
+        get('items: search VIN part', items('entity=vin&page=1&pageSize=25&search=XTA000000001234')),
+        get('items: by label, page 40', items('entity=vin&page=40&pageSize=25&sort=label&order=asc')),
+        get('items: archived', items('entity=vin&page=1&pageSize=25&status=archived')),
+        get('items: by last check, 50', items('entity=vin&page=1&pageSize=50&sort=lastCheckedAt&order=desc')),
+      ],
+    },
+    {
+      name: 'GET events page',
+      variants: [
+        get('events: all', events('page=1&pageSize=25')),
+        get('events: unread', events('page=1&pageSize=25&read=false')),
+        get('events: high + critical', events('page=1&pageSize=25&severity=high,critical')),
+        get('events: last 30 days', events(`page=1&pageSize=25&from=${monthAgo}`)),
+        get('events: 2 sources', events('page=1&pageSize=25&source=pledges,wanted')),
+        get('events: page 20', events('page=20&pageSize=25')),
+        get('events: one type', events('page=1&pageSize=25&type=wanted_added')),
+      ],
+    },
+    {
+      name: 'POST statistics',
+      variants: [
+        post('statistics: 30 days by day', API.statistics, {
+          from: moscowDay(29),
+          to: today,
+          grouping: 'day',
+        }),
+        post('statistics: 90 days by week', API.statistics, {
+          from: moscowDay(89),
+          to: today,
+          grouping: 'week',
+        }),
+        post('statistics: year by month', API.statistics, {
+          from: moscowDay(364),
+          to: today,
+          grouping: 'month',
+        }),
+        post('statistics: 30 days, VINs', API.statistics, {
+          from: moscowDay(29),
+          to: today,
+          grouping: 'day',
+          itemKind: 'vin',
+        }),
+        post('statistics: year, 2 sources', API.statistics, {
+          from: moscowDay(364),
+          to: today,
+          grouping: 'week',
+          sources: ['pledges', 'wanted'],
+        }),
+      ],
+    },
+    {
+      name: 'POST one-time check',
+      variants: vins.map((vin) => post('one-time check: VIN', API.oneTimeCheck, { vin })),
+    },
+    { name: 'GET dashboard', variants: [get('dashboard', API.dashboard)] },
+  ];
+}
+
+function statsLine(
+  s: { name: string; latencies: number[]; non2xx: number; errors: number },
+  elapsed: number,
+) {
+  const sorted = s.latencies.toSorted((a, b) => a - b);
+  const p = (q: number) => percentile(sorted, q).toFixed(1).padStart(8);
+  return {
+    text: `${s.name.padEnd(30)} ${String(sorted.length).padStart(8)} ${(sorted.length / elapsed).toFixed(1).padStart(8)} ${p(50)} ${p(95)} ${p(99)} ${(sorted.at(-1) ?? 0).toFixed(1).padStart(8)} ${String(s.non2xx).padStart(7)} ${String(s.errors).padStart(7)}`,
+    rps: sorted.length / elapsed,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined || Date.now() > deadline) {
+      return value;
+    }
+    await sleep(250);
+  }
+}
+
+/**
+ * A fixed rate of the main screens' calls (items page, events page, statistics, one-time check,
+ * dashboard) over real HTTP on loopback against the app in its own process, on an organisation with
+ * ITEMS items and a year of events, while a regular check run and a portfolio upload go on.
+ */
+export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
+  console.log(
+    `\nLoad: ${RATE} requests/s for ${SECONDS} s over ${CONNECTIONS} connections; ${ITEMS.toLocaleString('en')} items, ` +
+      `${EVENTS.toLocaleString('en')} events; during it a regular run and a ${UPLOAD_ROWS.toLocaleString('en')}-row upload`,
+  );
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-load-'));
+  const database = await openLoadDatabase(databaseUrl);
+  const db = createPool(database.url, 4);
+  let app: Awaited<ReturnType<typeof startApp>> | undefined;
+  try {
+    await migrate(db);
+    const organisationId = await createOrganisation(db, `Бенчмарк нагрузки ${Date.now()}`);
+    const email = `load-${Date.now()}@bench.ru`;
+    const userId = await createUserAccount(db, {
+      organisationId,
+      email,
+      fullName: 'Бенч',
+      role: 'analyst',
+      password: PASSWORD,
+    });
+    await seed(db, organisationId, userId);
+    const csv = path.join(dir, 'upload.csv');
+    await writeUploadCsv(csv);
+
+    app = await startApp(database.url, path.join(dir, 'data'));
+    const { base } = app;
+    const login = await fetch(`${base}${API.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
+    });
+    if (!login.ok) {
+      throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+    }
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const authorization = `Bearer ${token}`;
+
+    const runStatus = async (id: string) =>
+      (
+        await db.query<{
+          status: string;
+          items_done: number;
+          events_created: number;
+          finished_at: Date | null;
+        }>('SELECT status, items_done, events_created, finished_at FROM check_runs WHERE id = $1', [id])
+      ).rows[0]!;
+    const startRun = async () => {
+      const t0 = performance.now();
+      const response = await fetch(`${base}${API.checkRuns}`, { method: 'POST', headers: { authorization } });
+      if (response.status !== 202) {
+        throw new Error(`the check run did not start: ${response.status} ${await response.text()}`);
+      }
+      return { id: ((await response.json()) as { id: string }).id, ms: performance.now() - t0 };
+    };
+    const runFinished = (id: string) => async () => {
+      const run = await runStatus(id);
+      return ['queued', 'running'].includes(run.status) ? undefined : run;
+    };
+
+    // Yesterday's run, so the measured one is a daily run in its steady state (findings known).
+    let t = performance.now();
+    const prime = await startRun();
+    const primed = await waitFor(runFinished(prime.id), 30 * 60_000);
+    console.log(
+      `priming run (every finding new): ${primed?.status ?? 'not finished'} in ${seconds(performance.now() - t)}, ${primed?.events_created ?? 0} events`,
+    );
+    await db.query('VACUUM ANALYZE monitoring_events');
+    await db.query('VACUUM ANALYZE monitoring_items');
+
+    // One unmeasured call of every variant: the app's first calls compile schemas and fill caches.
+    const calls = screenCalls();
+    t = performance.now();
+    for (const call of calls) {
+      for (const { request } of call.variants) {
+        const response = await fetch(`${base}${request.path}`, {
+          method: request.method,
+          headers: { authorization, ...request.headers },
+          body: request.body,
+        });
+        await response.arrayBuffer();
+        if (!response.ok) {
+          throw new Error(`${call.name} ${request.path}: ${response.status}`);
+        }
+      }
+    }
+    console.log(`warm-up: every request variant once in ${seconds(performance.now() - t)}`);
+
+    // One autocannon instance per connection, started at evenly spread moments of the first second,
+    // so the requests of a second are spread over it instead of leaving together at its start.
+    const stats: CallStats[] = calls.map((c) => ({
+      name: c.name,
+      latencies: [],
+      statuses: new Map(),
+      non2xx: 0,
+      errors: 0,
+    }));
+    const byVariant = new Map<string, { latencies: number[]; non2xx: number }>();
+    const loadBefore = os.loadavg()[0]!;
+    const instances = Array.from({ length: CONNECTIONS }, async (_, i) => {
+      const rate = Math.floor(RATE / CONNECTIONS) + (i < RATE % CONNECTIONS ? 1 : 0);
+      const callIndex = i % calls.length;
+      const call = calls[callIndex]!;
+      const stat = stats[callIndex]!;
+      const shift = Math.floor(i / calls.length) % call.variants.length;
+      const variants = [...call.variants.slice(shift), ...call.variants.slice(0, shift)];
+      // One connection per instance: a request's onResponse runs just before the instance's
+      // 'response' event of the same request, so it names the variant that event times.
+      let answered = '';
+      await sleep((i * 1000) / CONNECTIONS);
+      const instance = autocannon({
+        url: base,
+        connections: 1,
+        overallRate: rate,
+        duration: SECONDS,
+        timeout: 10,
+        headers: { authorization },
+        requests: variants.map(({ label, request }) => ({
+          ...request,
+          onResponse: () => {
+            answered = label;
+          },
+        })),
+      });
+      instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+        stat.latencies.push(ms);
+        stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
+        if (statusCode < 200 || statusCode > 299) {
+          stat.non2xx++;
+        }
+        const variant = byVariant.get(answered) ?? { latencies: [], non2xx: 0 };
+        variant.latencies.push(ms);
+        variant.non2xx += statusCode < 200 || statusCode > 299 ? 1 : 0;
+        byVariant.set(answered, variant);
+      });
+      instance.on('reqError', () => {
+        stat.errors++;
+      });
+      await instance;
+    });
+
+    // The regular run and the upload start a second into the load and are watched while it lasts.
+    const backgroundWork = async (loadDone: Promise<void>): Promise<string[]> => {
+      await sleep(1000);
+      const runStartedAt = performance.now();
+      const run = await startRun();
+      const uploadStartedAt = performance.now();
+      const form = new FormData();
+      form.set('file', await openAsBlob(csv, { type: 'text/csv' }), 'load-upload.csv');
+      const uploadResponse = await fetch(`${base}${API.uploads}?kind=items&autoConfirm=true`, {
+        method: 'POST',
+        headers: { authorization },
+        body: form,
+      });
+      if (uploadResponse.status !== 202) {
+        throw new Error(`the upload was refused: ${uploadResponse.status} ${await uploadResponse.text()}`);
+      }
+      const uploadId = ((await uploadResponse.json()) as { id: string }).id;
+      const uploadMs = performance.now() - uploadStartedAt;
+      const uploadStatus = async () =>
+        (
+          await db.query<{ status: string; rows_accepted: number; rows_rejected: number }>(
+            'SELECT status, rows_accepted, rows_rejected FROM uploads WHERE id = $1',
+            [uploadId],
+          )
+        ).rows[0]!;
+      const uploadFinished = async () =>
+        ['done', 'done_with_errors', 'failed', 'cancelled'].includes((await uploadStatus()).status)
+          ? true
+          : undefined;
+      let runEndedAt: number | undefined;
+      let uploadEndedAt: number | undefined;
+      let loading = true;
+      void loadDone.then(() => {
+        loading = false;
+      });
+      while (loading) {
+        if (runEndedAt === undefined && (await runFinished(run.id)())) {
+          runEndedAt = performance.now();
+        }
+        if (uploadEndedAt === undefined && (await uploadFinished())) {
+          uploadEndedAt = performance.now();
+        }
+        await sleep(250);
+      }
+      const runDuringLoad = runEndedAt !== undefined;
+      const uploadDuringLoad = uploadEndedAt !== undefined;
+      if (runEndedAt === undefined && (await waitFor(runFinished(run.id), FINISH_SECONDS * 1000))) {
+        runEndedAt = performance.now();
+      }
+      if (uploadEndedAt === undefined && (await waitFor(uploadFinished, FINISH_SECONDS * 1000))) {
+        uploadEndedAt = performance.now();
+      }
+      const sinceStart = (end: number | undefined, start: number) =>
+        end === undefined
+          ? `not finished ${FINISH_SECONDS} s after the load`
+          : `${seconds(end - start)} after its start`;
+      const finalRun = await runStatus(run.id);
+      const finalUpload = await uploadStatus();
+      return [
+        `regular run: ${finalRun.status}, ${finalRun.items_done.toLocaleString('en')} items, ${finalRun.events_created} events; ` +
+          `start call ${run.ms.toFixed(0)} ms; ended ${sinceStart(runEndedAt, runStartedAt)} (${runDuringLoad ? 'during' : 'after'} the load)`,
+        `upload (${UPLOAD_ROWS.toLocaleString('en')} rows, ${((await stat(csv)).size / 1024 / 1024).toFixed(1)} MB): ${finalUpload.status}, ` +
+          `${finalUpload.rows_accepted} accepted, ${finalUpload.rows_rejected} rejected; upload call ${uploadMs.toFixed(0)} ms; ` +
+          `ended ${sinceStart(uploadEndedAt, uploadStartedAt)} (${uploadDuringLoad ? 'during' : 'after'} the load)`,
+      ];
+    };
+    let markLoadDone = () => {};
+    const loadDone = new Promise<void>((resolve) => {
+      markLoadDone = resolve;
+    });
+    const background = BACKGROUND
+      ? backgroundWork(loadDone)
+      : Promise.resolve(['no regular run and no upload during the load (BENCH_LOAD_BACKGROUND=0)']);
+    // Awaited after the load; a failure meanwhile must not end the process as an unhandled rejection.
+    background.catch(() => {});
+    await Promise.all(instances);
+    const loadAfter = os.loadavg()[0]!;
+    markLoadDone();
+    const backgroundLines = await background;
+
+    // Every connection sent for exactly SECONDS (their starts are spread over the first second).
+    const elapsed = SECONDS;
+    console.log(
+      `\nMain screens' calls at ${RATE} requests/s for ${SECONDS} s (HTTP on loopback, latency = request written → response read)`,
+    );
+    // The machine is part of the figure: say how busy it was (1-minute load average, all processes).
+    console.log(
+      `machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before the load, ${loadAfter.toFixed(1)} at its end`,
+    );
+    console.log(
+      `${'call'.padEnd(30)} ${'requests'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'non-2xx'.padStart(7)} ${'errors'.padStart(7)}`,
+    );
+    for (const s of stats) {
+      console.log(statsLine(s, elapsed).text);
+      const codes = [...s.statuses].filter(([code]) => code < 200 || code > 299);
+      if (codes.length > 0) {
+        console.log(`  statuses: ${codes.map(([code, n]) => `${code}×${n}`).join(', ')}`);
+      }
+    }
+    const all = {
+      name: 'all',
+      latencies: stats.flatMap((s) => s.latencies),
+      non2xx: stats.reduce((n, s) => n + s.non2xx, 0),
+      errors: stats.reduce((n, s) => n + s.errors, 0),
+    };
+    const overall = statsLine(all, elapsed);
+    console.log(overall.text);
+    console.log('\nby variant, slowest p99 first:');
+    const variantLines = [...byVariant].map(([label, v]) =>
+      statsLine({ name: label || '(unnamed)', latencies: v.latencies, non2xx: v.non2xx, errors: 0 }, elapsed),
+    );
+    for (const line of variantLines.toSorted((a, b) => b.p99 - a.p99)) {
+      console.log(line.text.replace(/ +\d+$/, ''));
+    }
+    for (const line of backgroundLines) {
+      console.log(line);
+    }
+    console.log(
+      `target: p99 ≤ 200 ms at ${RATE} requests/s with zero errors: ${overall.p99 <= 200 && all.non2xx + all.errors === 0 && overall.rps >= RATE * 0.98 ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `RESULT load rate=${RATE} rps=${overall.rps.toFixed(1)} p50_ms=${overall.p50.toFixed(1)} p95_ms=${overall.p95.toFixed(1)} p99_ms=${overall.p99.toFixed(1)} errors=${all.non2xx + all.errors}`,
+    );
+  } finally {
+    await app?.stop();
+    await db.end();
+    if (process.env.BENCH_LOAD_KEEP === '1') {
+      console.log(`kept the database (BENCH_LOAD_KEEP=1): ${database.url}`);
+    } else {
+      await database.drop();
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}
