@@ -4,6 +4,7 @@ export * from './auth.ts';
 export * from './checks.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
+export * from './finding-format.ts';
 export * from './messages.ts';
 export * from './monitoring-items.ts';
 export * from './news.ts';

@@ -587,15 +587,6 @@ export const texts = {
     empty: 'Загрузок пока не было. Загрузите файл со списком VIN или документов.',
     emptyFiltered: 'Нет загрузок с такими условиями.',
   },
-  findings: {
-    statuses: {
-      active: 'Действует',
-      changed: 'Изменён',
-      excluded: 'Прекращён',
-      open: 'Открыто',
-      closed: 'Завершено',
-    },
-  },
   oneTimeCheck: {
     demo: 'ДЕМО',
     downloadPdf: 'Скачать PDF',

@@ -1,8 +1,8 @@
 import {
   DOCUMENT_TYPE_LABELS,
   EVENT_TYPES,
-  FINDING_FIELD_LABELS,
-  findingFlagText,
+  findingFieldLabel,
+  formatFindingValue,
   SEVERITIES,
   SOURCE_TYPES,
   type SourceType,
@@ -62,32 +62,15 @@ export interface ChangeLine {
   changed: boolean;
 }
 
-function formatValue(value: unknown, field = ''): string {
-  if (value === undefined || value === null || value === '') {
-    return '—';
-  }
-  const flag = findingFlagText(field, value);
-  if (flag !== null) {
-    return flag;
-  }
-  if (typeof value === 'boolean') {
-    return value ? 'да' : 'нет';
-  }
-  if (typeof value === 'object') {
-    return JSON.stringify(value);
-  }
-  return String(value);
-}
-
 /** The record before and after, field by field, with Russian field names; changed fields first. */
 export function changeLines(event: Pick<EventRow, 'before' | 'after'>): ChangeLine[] {
   const keys = [...new Set([...Object.keys(event.before ?? {}), ...Object.keys(event.after ?? {})])].filter(
     (key) => key !== 'demo',
   );
   const lines = keys.map((key) => {
-    const before = event.before ? formatValue(event.before[key], key) : '—';
-    const after = event.after ? formatValue(event.after[key], key) : '—';
-    return { label: FINDING_FIELD_LABELS[key] ?? key, before, after, changed: before !== after };
+    const before = event.before ? formatFindingValue(key, event.before[key]) : '—';
+    const after = event.after ? formatFindingValue(key, event.after[key]) : '—';
+    return { label: findingFieldLabel(key), before, after, changed: before !== after };
   });
   return [...lines.filter((line) => line.changed), ...lines.filter((line) => !line.changed)];
 }

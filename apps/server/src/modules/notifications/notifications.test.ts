@@ -416,7 +416,7 @@ describe('notification delivery', () => {
     expect(mail.text).toContain('Источник: Регистрационные действия');
     expect(mail.text).toContain('Обнаружено: 12.03.2026 14:05 (МСК)');
     expect(mail.text).toContain('Владелец: Физическое лицо → Юридическое лицо');
-    expect(mail.text).toContain('Дата: 2025-01-10 → 2026-03-11');
+    expect(mail.text).toContain('Дата: 10.01.2025 → 11.03.2026');
     expect(mail.text).toContain(
       `http://pledgewatch.test/monitoring/items?entity=vin&search=${org.vin}&item=${org.itemId}&event=${eventId}`,
     );

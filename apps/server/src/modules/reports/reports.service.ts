@@ -4,7 +4,8 @@ import {
   EVENT_TYPES,
   type EventType,
   FINDING_FIELD_LABELS,
-  findingFlagText,
+  findingFieldLabel,
+  formatFindingValue,
   ITEM_KINDS,
   ITEM_ORIGIN_LABELS,
   ITEM_STATUS_LABELS,
@@ -87,9 +88,7 @@ function recordText(payload: Record<string, unknown> | null): string | null {
     if (value === null || value === undefined || value === '' || key === 'demo') {
       continue;
     }
-    const text =
-      findingFlagText(key, value) ?? (typeof value === 'object' ? JSON.stringify(value) : String(value));
-    parts.push(`${FINDING_FIELD_LABELS[key] ?? key}: ${text}`);
+    parts.push(`${findingFieldLabel(key)}: ${formatFindingValue(key, value)}`);
   }
   return parts.join('; ') || null;
 }

@@ -95,7 +95,7 @@ beforeAll(async () => {
     findingKey: 'NOTICE-1',
     // 21:30 UTC on 2 March is 00:30 on 3 March in Moscow.
     detectedAt: '2026-03-02T21:30:00Z',
-    after: { notice_number: '2026-001-000001-777', pledgee: 'Банк «Чужой»' },
+    after: { notice_number: '2026-001-000001-777', pledgee: 'Банк «Чужой»', registered_at: '2026-03-02' },
   });
   await insertEvent(app.db, {
     organisationId: org,
@@ -190,7 +190,7 @@ describe('GET /api/v1/monitoring/report', () => {
       "'+7-КД-001",
       'NOTICE-1',
       '',
-      'Номер уведомления: 2026-001-000001-777; Залогодержатель: Банк «Чужой»',
+      'Номер уведомления: 2026-001-000001-777; Дата регистрации: 02.03.2026; Залогодержатель: Банк «Чужой»',
       'Нет',
     ]);
   });
@@ -205,7 +205,9 @@ describe('GET /api/v1/monitoring/report', () => {
     expect(bytes[0]).toBe(0xce);
     const rows = parseCsv(new TextDecoder('windows-1251').decode(bytes));
     expect(rows[0]![0]).toBe('Обнаружено (МСК)');
-    expect(rows[2]![11]).toBe('Номер уведомления: 2026-001-000001-777; Залогодержатель: Банк «Чужой»');
+    expect(rows[2]![11]).toBe(
+      'Номер уведомления: 2026-001-000001-777; Дата регистрации: 02.03.2026; Залогодержатель: Банк «Чужой»',
+    );
   });
 
   it('events as XLSX: parsed back with exceljs, formulas kept as text', async () => {

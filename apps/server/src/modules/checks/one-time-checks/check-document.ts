@@ -1,8 +1,7 @@
 import {
   API,
   DOCUMENT_TYPE_LABELS,
-  FINDING_FIELD_LABELS,
-  findingFlagText,
+  findingLines,
   ONE_TIME_CHECK_STATUS_LABELS,
   type OneTimeCheckDocument,
   SOURCE_ANSWER_STATUS_LABELS,
@@ -13,14 +12,6 @@ import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
-
-const VALUE_LABELS: Readonly<Record<string, string>> = {
-  active: 'Действует',
-  changed: 'Изменён',
-  excluded: 'Прекращён',
-  open: 'Открыто',
-  closed: 'Окончено',
-};
 
 const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
   timeZone: 'Europe/Moscow',
@@ -34,33 +25,9 @@ const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
 /** «12.03.2026 14:05 (МСК)». */
 export const formatMoscow = (date: Date) => `${moscowFormat.format(date).replace(',', '')} (МСК)`;
 
-function formatValue(field: string, value: unknown): string {
-  const flag = findingFlagText(field, value);
-  if (flag !== null) {
-    return flag;
-  }
-  if (typeof value === 'number') {
-    return value.toLocaleString('ru-RU', { maximumFractionDigits: 2 });
-  }
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (date) {
-    return `${date[3]}.${date[2]}.${date[1]}`;
-  }
-  return field === 'status' ? (VALUE_LABELS[text] ?? text) : text;
-}
-
-/** A finding's payload as labelled lines; internal fields (`demo`, ids of our tenants) are left out. */
-export function findingLines(payload: Record<string, unknown>): { label: string; value: string }[] {
-  const lines = Object.entries(payload)
-    .filter(
-      ([field, value]) =>
-        field !== 'demo' && !field.endsWith('OrganisationId') && value !== null && value !== '',
-    )
-    .map(([field, value]) => ({
-      label: FINDING_FIELD_LABELS[field] ?? field,
-      value: formatValue(field, value),
-    }));
+/** A finding's payload as labelled lines (the shared format), with the demo mark spelled out. */
+export function documentFindingLines(payload: Record<string, unknown>): { label: string; value: string }[] {
+  const lines = findingLines(payload).map(({ label, value }) => ({ label, value }));
   if (payload.demo === true) {
     lines.push({ label: 'Данные', value: 'ДЕМО — демонстрационная запись' });
   }
@@ -151,7 +118,7 @@ export async function getCheckDocument(options: {
       answer: sourceAnswerText(source),
       findings: source.findings.map((finding) => ({
         key: finding.key,
-        lines: findingLines(finding.payload),
+        lines: documentFindingLines(finding.payload),
       })),
     })),
     demo: row.demo,

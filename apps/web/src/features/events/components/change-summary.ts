@@ -1,5 +1,5 @@
+import { findingFieldLabel, formatFindingValue } from '@pledgewatch/contract';
 import { texts } from '@/config/texts';
-import { findingFieldLabel, formatFindingValue } from '@/lib/finding-format';
 
 type Record_ = Record<string, unknown> | null;
 

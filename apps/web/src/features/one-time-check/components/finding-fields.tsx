@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { findingLines } from '@/lib/finding-format';
+import { findingLines } from '@pledgewatch/contract';
 
 export function FindingFields({ payload }: { payload: Record<string, unknown> }) {
   return (
