@@ -46,6 +46,7 @@ export const ERRORS = {
     message: 'Одобрить пакет должен другой сотрудник, не тот, кто его создал',
   },
   PLEDGE_EVENTS_NOT_FREE: { status: 409, message: 'Некоторые события уже в другом пакете или не найдены' },
+  WEAK_PASSWORD: { status: 422, message: 'Пароль не подходит: выберите более надёжный' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
