@@ -109,14 +109,18 @@ export async function recordAttempt(
 }
 
 /**
- * Records sign-in attempts as failures before the password is checked, so that parallel guesses
- * see each other; markAttemptsSucceeded turns them into successes afterwards.
+ * Records attempts as failures before the secret is checked, so that parallel guesses see each
+ * other; markAttemptsSucceeded turns them into successes afterwards.
  */
-export async function recordLoginAttempts(db: Queryable, keys: string[]): Promise<string[]> {
+export async function recordFailedAttempts(
+  db: Queryable,
+  kind: AttemptKind,
+  keys: string[],
+): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO auth_attempts (kind, key, succeeded)
-     SELECT 'login', key, false FROM unnest($1::text[]) AS key RETURNING id`,
-    [keys],
+     SELECT $1, key, false FROM unnest($2::text[]) AS key RETURNING id`,
+    [kind, keys],
   );
   return rows.map((row) => row.id);
 }
@@ -132,14 +136,21 @@ export async function deleteAttempts(db: Queryable, ids: string[]): Promise<void
 /** Failed (or, for resets, all) attempts per key within the window, with the oldest one's time. */
 export async function countRecentAttempts(
   db: Queryable,
-  filter: { kind: AttemptKind; keys: string[]; windowSeconds: number; failedOnly: boolean },
+  filter: {
+    kind: AttemptKind;
+    keys: string[];
+    windowSeconds: number;
+    failedOnly: boolean;
+    /** The caller's own just-recorded attempts, which must not count against it. */
+    excludeIds?: string[];
+  },
 ): Promise<{ key: string; count: number; oldest: Date }[]> {
   const { rows } = await db.query<{ key: string; count: number; oldest: Date }>(
-    `SELECT key, count(*) AS count, min(created_at) AS oldest FROM auth_attempts
+    `SELECT key, count(*)::int AS count, min(created_at) AS oldest FROM auth_attempts
       WHERE kind = $1 AND key = ANY($2) AND created_at > now() - make_interval(secs => $3)
-        AND (NOT $4 OR NOT succeeded)
+        AND (NOT $4 OR NOT succeeded) AND NOT (id = ANY($5::bigint[]))
       GROUP BY key`,
-    [filter.kind, filter.keys, filter.windowSeconds, filter.failedOnly],
+    [filter.kind, filter.keys, filter.windowSeconds, filter.failedOnly, filter.excludeIds ?? []],
   );
   return rows;
 }

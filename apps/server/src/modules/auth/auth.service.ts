@@ -6,15 +6,23 @@ import { DUMMY_PASSWORD_HASH, generateToken, hashToken, verifyPassword } from '.
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getUserByEmail, updateUserFields } from '../users/users.queries.ts';
 import {
+  type AttemptKind,
+  countRecentAttempts,
   deleteAttempts,
   deleteSession,
   getLoginStats,
   insertSession,
   markAttemptsSucceeded,
-  recordLoginAttempts,
+  recordFailedAttempts,
   touchSessionByTokenHash,
 } from './auth.queries.ts';
-import { KNOWN_ADDRESS_DAYS, loginRetryAfterSeconds, tooManyAttemptsMessage } from './rate-limit.ts';
+import {
+  KNOWN_ADDRESS_DAYS,
+  type LimitRule,
+  loginRetryAfterSeconds,
+  retryAfterSeconds,
+  tooManyAttemptsMessage,
+} from './rate-limit.ts';
 
 /**
  * Checks the password and opens a session. Throttled per account and address, per address and,
@@ -36,7 +44,7 @@ export async function login(options: {
     accountKey: `user:${email}`,
   };
   const attemptKeys = [keys.pairKey, keys.ipKey, keys.accountKey].filter((key) => key !== null);
-  const attemptIds = await recordLoginAttempts(db, attemptKeys);
+  const attemptIds = await recordFailedAttempts(db, 'login', attemptKeys);
   const stats = await getLoginStats(db, {
     ...keys,
     excludeIds: attemptIds,
@@ -113,4 +121,39 @@ export async function authenticateToken(options: {
     role: row.role,
     isStaff: row.is_staff,
   };
+}
+
+/**
+ * Counts one attempt of an action against its limits, or refuses it with 429 and Retry-After.
+ * The attempt is written before the counting, so a burst of parallel requests cannot slip past;
+ * it starts as a failure, and the caller marks it succeeded (with `succeed`) when that matters.
+ */
+export async function throttleAttempt(
+  db: Queryable,
+  options: {
+    kind: AttemptKind;
+    keys: string[];
+    rules: LimitRule[];
+    windowSeconds: number;
+    /** Count only failures (guesses of a secret) rather than every attempt. */
+    failedOnly: boolean;
+  },
+): Promise<{ succeed: () => Promise<void> }> {
+  const ids = await recordFailedAttempts(db, options.kind, options.keys);
+  const counts = await countRecentAttempts(db, {
+    kind: options.kind,
+    keys: options.keys,
+    windowSeconds: options.windowSeconds,
+    failedOnly: options.failedOnly,
+    excludeIds: ids,
+  });
+  const wait = retryAfterSeconds(counts, options.rules, options.windowSeconds);
+  if (wait > 0) {
+    await deleteAttempts(db, ids);
+    throw new AppError('TOO_MANY_ATTEMPTS', {
+      message: tooManyAttemptsMessage(wait),
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+  return { succeed: () => markAttemptsSucceeded(db, ids) };
 }
