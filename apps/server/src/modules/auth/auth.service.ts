@@ -21,6 +21,7 @@ import {
   type LimitRule,
   loginRetryAfterSeconds,
   retryAfterSeconds,
+  throttleAddress,
   tooManyAttemptsMessage,
 } from './rate-limit.ts';
 
@@ -38,9 +39,10 @@ export async function login(options: {
 }): Promise<{ token: string; userId: string }> {
   const { db, config } = options;
   const email = options.username.trim().toLowerCase();
+  const address = options.ip ? throttleAddress(options.ip) : null;
   const keys = {
-    pairKey: `pair:${email}|${options.ip ?? '-'}`,
-    ipKey: options.ip ? `ip:${options.ip}` : null,
+    pairKey: `pair:${email}|${address ?? '-'}`,
+    ipKey: address ? `ip:${address}` : null,
     accountKey: `user:${email}`,
   };
   const attemptKeys = [keys.pairKey, keys.ipKey, keys.accountKey].filter((key) => key !== null);

@@ -138,6 +138,22 @@ describe('POST /api/v1/auth/login', () => {
     expect((await app.inject({ ...loginForm(user.email, user.password), ...from })).statusCode).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: rotating addresses inside it does not reset the limit', async () => {
+    const user = await createSignedInUser(app);
+    for (let i = 0; i < 3; i++) {
+      const guess = await app.inject({
+        ...loginForm(user.email, 'wrong'),
+        remoteAddress: `2001:db8:5:6::${i + 1}`,
+      });
+      expect(guess.statusCode).toBe(401);
+    }
+    const rotated = await app.inject({
+      ...loginForm(user.email, 'wrong'),
+      remoteAddress: '2001:db8:5:6:ffff::9',
+    });
+    expect(rotated.statusCode).toBe(429);
+  });
+
   it('an account under a distributed attack gives new addresses fewer tries, yet the right password still works', async () => {
     const user = await createSignedInUser(app);
     // 12 failures (3 × 4) from 12 addresses mark the account as under attack.

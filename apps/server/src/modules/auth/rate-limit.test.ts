@@ -4,6 +4,7 @@ import {
   loginRetryAfterSeconds,
   pairLimit,
   retryAfterSeconds,
+  throttleAddress,
   tooManyAttemptsMessage,
 } from './rate-limit.ts';
 
@@ -83,5 +84,14 @@ describe('loginRetryAfterSeconds', () => {
     const busy = { ipFailures: 20, ipOldestFailure: ago(300) };
     expect(loginRetryAfterSeconds(stats(busy), limits)).toBe(600);
     expect(loginRetryAfterSeconds(stats({ ...busy, knownAddress: true }), limits)).toBe(0);
+  });
+});
+
+describe('throttleAddress', () => {
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as IPv4', () => {
+    expect(throttleAddress('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(throttleAddress('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(throttleAddress('::ffff:203.0.113.5')).toBe('203.0.113.5');
+    expect(throttleAddress('203.0.113.5')).toBe('203.0.113.5');
   });
 });

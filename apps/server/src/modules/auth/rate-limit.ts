@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Pure rules for throttling sign-in and reset attempts, kept apart from SQL so they can be
  * tested alone. Counts come from the auth_attempts table, so the limit holds across processes.
@@ -105,4 +107,20 @@ export function loginRetryAfterSeconds(stats: LoginStats, limits: LoginLimits): 
     wait = Math.max(wait, stats.pairLastFailure.getTime() + delay * 1000 - now);
   }
   return Math.max(0, Math.ceil(wait / 1000));
+}
+
+/**
+ * The address as throttling counts it. One IPv6 client usually holds a whole /64, so counting
+ * single IPv6 addresses would hand it 2^64 fresh budgets; IPv4-mapped IPv6 counts as IPv4.
+ */
+export function throttleAddress(ip: string): string {
+  if (!ipaddr.isValid(ip)) {
+    return ip;
+  }
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') {
+    return parsed.toString();
+  }
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
 }

@@ -11,6 +11,7 @@ import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/auth.queries.ts';
 import { throttleAttempt } from '../auth/auth.service.ts';
+import { throttleAddress } from '../auth/rate-limit.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import {
   changeEmailMail,
@@ -277,7 +278,7 @@ export async function requestPasswordReset(options: {
   const started = performance.now();
   await throttleAttempt(db, {
     kind: 'reset',
-    keys: [`email:${email}`, ...(options.ip ? [`ip:${options.ip}`] : [])],
+    keys: [`email:${email}`, ...(options.ip ? [`ip:${throttleAddress(options.ip)}`] : [])],
     rules: RESET_LIMITS,
     windowSeconds: RESET_WINDOW_SECONDS,
     failedOnly: false,
