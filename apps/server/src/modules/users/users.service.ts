@@ -51,6 +51,15 @@ const RESET_LIMITS = [
  * token and mail work done only for a known address does not show in the response time.
  */
 export const RESET_MIN_RESPONSE_MS = 300;
+/** The same for invitations: a new account is more work than a mail to an existing one. */
+export const INVITE_MIN_RESPONSE_MS = 300;
+
+async function answerNoSoonerThan(started: number, ms: number): Promise<void> {
+  const left = ms - (performance.now() - started);
+  if (left > 0) {
+    await sleep(left);
+  }
+}
 /** E-mail changes and invitations per user and hour: each one mails an address of the caller's choice. */
 const EMAIL_CHANGE_LIMIT = 5;
 const INVITE_LIMIT = 30;
@@ -306,10 +315,7 @@ export async function requestPasswordReset(options: {
       }),
     });
   });
-  const left = RESET_MIN_RESPONSE_MS - (performance.now() - started);
-  if (left > 0) {
-    await sleep(left);
-  }
+  await answerNoSoonerThan(started, RESET_MIN_RESPONSE_MS);
   return RESET_REQUESTED_MESSAGE;
 }
 
@@ -417,6 +423,7 @@ export async function inviteUser(options: {
   invite: InviteUserBody;
 }): Promise<string> {
   const { auth, invite, config } = options;
+  const started = performance.now();
   const existing = await getUserByEmail(options.db, invite.email);
   if (existing && existing.organisation_id === auth.organisationId) {
     throw new AppError('EMAIL_TAKEN', {
@@ -489,6 +496,7 @@ export async function inviteUser(options: {
       details: { email: invite.email, role: invite.role },
     });
   });
+  await answerNoSoonerThan(started, INVITE_MIN_RESPONSE_MS);
   return `Мы отправили приглашение на ${invite.email}`;
 }
 
