@@ -54,16 +54,17 @@ export const RESET_MIN_RESPONSE_MS = 300;
 /** The same for invitations: a new account is more work than a mail to an existing one. */
 export const INVITE_MIN_RESPONSE_MS = 300;
 
+/** E-mail changes and invitations per user and hour: each one mails an address of the caller's choice. */
+const EMAIL_CHANGE_LIMIT = 5;
+const INVITE_LIMIT = 30;
+const HOUR = 3600;
+
 async function answerNoSoonerThan(started: number, ms: number): Promise<void> {
   const left = ms - (performance.now() - started);
   if (left > 0) {
     await sleep(left);
   }
 }
-/** E-mail changes and invitations per user and hour: each one mails an address of the caller's choice. */
-const EMAIL_CHANGE_LIMIT = 5;
-const INVITE_LIMIT = 30;
-const HOUR = 3600;
 
 export function toUser(row: UserRow): User {
   return {
