@@ -42,6 +42,16 @@ test('resets a forgotten password through the mail actually sent over SMTP', asy
   await apiCall(admin, 'POST', '/api/v1/users', { email, fullName: 'Ольга Проверкина', role: 'analyst' });
   const invite = await waitForMail(email, /^Приглашение в Pledgewatch/);
   await page.goto(linkFrom(invite));
+  // The form states the rule, and a common password comes back refused with the server's reason.
+  await expect(page.getByText(/^Не короче 12 символов/)).toBeVisible();
+  await page.getByLabel('Новый пароль').fill('short');
+  await page.getByLabel('Повторите пароль').fill('short');
+  await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await expect(page.getByText('Минимальная длина — 12 симв.')).toBeVisible();
+  await page.getByLabel('Новый пароль').fill('qwerty123456');
+  await page.getByLabel('Повторите пароль').fill('qwerty123456');
+  await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await expect(page.getByText(/^Это один из самых распространённых паролей/)).toBeVisible();
   await page.getByLabel('Новый пароль').fill('first password 1');
   await page.getByLabel('Повторите пароль').fill('first password 1');
   await page.getByRole('button', { name: 'Сохранить пароль' }).click();

@@ -7,7 +7,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config/env.ts';
+import { type AppConfig, fastifyTrustProxy } from './config/env.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { readBuildId } from './lib/build-info.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -55,7 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
-    trustProxy: true,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
     ajv: undefined,
   });

@@ -17,11 +17,17 @@ export const emailField = z
   .pipe(z.email({ error: M.email }))
   .transform((value) => value.toLowerCase());
 
-export const PASSWORD_MIN_LENGTH = 8;
+/**
+ * Length rules of a new password (OWASP ASVS 4.0 2.1.1–2.1.2). The server also refuses common and
+ * easily guessed passwords and the user's e-mail; that check needs a large dictionary, so it runs
+ * only on the server (apps/server/src/lib/password-policy.ts).
+ */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
 export const passwordField = z
   .string({ error: M.required })
   .min(PASSWORD_MIN_LENGTH, { error: M.minLength(PASSWORD_MIN_LENGTH) })
-  .max(128, { error: M.maxLength(128) });
+  .max(PASSWORD_MAX_LENGTH, { error: M.maxLength(PASSWORD_MAX_LENGTH) });
 
 export const fieldErrorSchema = z.object({
   field: z.string().describe('Путь к полю через точку, например `new_password`'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './env.ts';
+import { fastifyTrustProxy, loadConfig } from './env.ts';
 
 describe('loadConfig', () => {
   it('applies defaults: embedded database, port 3000, workers on, demo data on', () => {
@@ -42,5 +42,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OUTBOUND_ALLOWED_RANGES: '10.0.0.0/8,intranet' })).toThrow(
       'Invalid configuration:\n  OUTBOUND_ALLOWED_RANGES: «intranet» is not a CIDR range such as 10.20.0.0/16 or fd12:3456::/48',
     );
+  });
+
+  it('trusts no proxy unless TRUST_PROXY says which', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,loopback' }).trustProxy).toEqual({
+      addresses: ['10.0.0.1', '192.168.0.0/16', '::1', 'loopback'],
+    });
+  });
+
+  it('stops at start on a TRUST_PROXY that is neither a hop count nor addresses', () => {
+    for (const value of ['true', 'yes', '10.0.0.300', '10.0.0.0/33', '11', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/Invalid configuration:\n {2}TRUST_PROXY: /);
+    }
+  });
+
+  it('maps TRUST_PROXY to Fastify: a hop count trusts exactly that many hops', () => {
+    expect(fastifyTrustProxy(false)).toBe(false);
+    expect(fastifyTrustProxy({ addresses: ['10.0.0.1'] })).toEqual(['10.0.0.1']);
+    const trust = fastifyTrustProxy({ hops: 1 }) as (address: string, hop: number) => boolean;
+    expect([trust('10.0.0.1', 0), trust('10.0.0.2', 1)]).toEqual([true, false]);
   });
 });

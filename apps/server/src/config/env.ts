@@ -1,9 +1,73 @@
 import path from 'node:path';
 import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { type AllowedRange, parseAllowedRanges } from '../lib/outbound/address-policy.ts';
 
 const durationSeconds = z.coerce.number().int().positive();
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Which reverse proxies may set X-Forwarded-For. Off by default: trusting the header from anyone
+ * lets a client pick its own address and walk past per-address sign-in throttling.
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
+
+const trustProxySchema = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((value, ctx): TrustProxy => {
+    if (value === '' || value === 'false' || value === '0') {
+      return false;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops > 10) {
+        ctx.addIssue({ code: 'custom', message: 'a hop count from 1 to 10' });
+        return z.NEVER;
+      }
+      return { hops };
+    }
+    const addresses = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const invalid = addresses.filter(
+      (entry) =>
+        !PROXY_RANGE_NAMES.includes(entry) &&
+        !ipaddr.IPv4.isValidFourPartDecimal(entry) &&
+        !ipaddr.IPv4.isValidCIDRFourPartDecimal(entry) &&
+        !ipaddr.IPv6.isValid(entry) &&
+        !ipaddr.IPv6.isValidCIDR(entry),
+    );
+    if (invalid.length > 0 || addresses.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'false', a hop count or comma-separated proxy addresses/CIDRs; not valid: ${invalid.join(', ') || value}`,
+      });
+      return z.NEVER;
+    }
+    return { addresses };
+  });
+
+/** Fastify's trustProxy option for the configured proxies. */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) {
+    return false;
+  }
+  if ('hops' in trust) {
+    // Fastify ignores a plain number (it cannot check the peer), so the hop rule is spelled out:
+    // the socket peer is hop 0, the right-most X-Forwarded-For entry hop 1, and so on.
+    const { hops } = trust;
+    return (_address, hop) => hop < hops;
+  }
+  return trust.addresses;
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -23,6 +87,8 @@ const envSchema = z.object({
   INVITE_TOKEN_TTL: durationSeconds.default(7 * 24 * 3600),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
   LOGIN_WINDOW: durationSeconds.default(15 * 60),
+  /** `false` (default), a hop count, or comma-separated proxy addresses/CIDRs. */
+  TRUST_PROXY: trustProxySchema,
   /** `false` disables job consumers in this process; run `npm run worker` to consume instead. */
   WORKERS: z.enum(['true', 'false']).default('true'),
   DEMO_DATA: z.enum(['true', 'false']).default('true'),
@@ -111,6 +177,8 @@ export interface AppConfig {
   inviteTokenTtl: number;
   loginMaxAttempts: number;
   loginWindow: number;
+  /** Reverse proxies whose X-Forwarded-For is believed (request.ip). */
+  trustProxy: TrustProxy;
   runWorkers: boolean;
   demoData: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -186,6 +254,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     inviteTokenTtl: env.INVITE_TOKEN_TTL,
     loginMaxAttempts: env.LOGIN_MAX_ATTEMPTS,
     loginWindow: env.LOGIN_WINDOW,
+    trustProxy: env.TRUST_PROXY,
     runWorkers: env.WORKERS === 'true',
     demoData: env.DEMO_DATA === 'true',
     logLevel: env.LOG_LEVEL,

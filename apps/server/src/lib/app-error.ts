@@ -55,6 +55,7 @@ export const ERRORS = {
     status: 403,
     message: 'Кэш источников общий для всех организаций: сбросить его может только сотрудник платформы',
   },
+  WEAK_PASSWORD: { status: 422, message: 'Пароль не подходит: выберите более надёжный' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

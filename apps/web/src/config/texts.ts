@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@pledgewatch/contract';
 import { countOf, formatInteger } from '@/lib/plural';
 
 /**
@@ -22,6 +23,8 @@ export const texts = {
     toHome: 'На главную',
     back: 'Назад',
     passwordsMismatch: 'Пароли не совпадают',
+    /** Shown under every new-password field; the server checks the rest (common passwords). */
+    passwordRules: `Не короче ${PASSWORD_MIN_LENGTH} символов. Не подойдут распространённые пароли, ваш e-mail или имя — удобнее всего фраза из трёх-четырёх не связанных слов.`,
     search: 'Поиск',
     actions: 'Действия',
     expand: 'Развернуть',

@@ -95,7 +95,7 @@ export async function listUserSessions(db: Queryable, userId: string): Promise<S
   return rows;
 }
 
-export type AttemptKind = 'login' | 'reset';
+export type AttemptKind = 'login' | 'reset' | 'password_change' | 'email_change' | 'invite';
 
 export async function recordAttempt(
   db: Queryable,
@@ -108,19 +108,104 @@ export async function recordAttempt(
   ]);
 }
 
+/**
+ * Records attempts as failures before the secret is checked, so that parallel guesses see each
+ * other; markAttemptsSucceeded turns them into successes afterwards.
+ */
+export async function recordFailedAttempts(
+  db: Queryable,
+  kind: AttemptKind,
+  keys: string[],
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO auth_attempts (kind, key, succeeded)
+     SELECT $1, key, false FROM unnest($2::text[]) AS key RETURNING id`,
+    [kind, keys],
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function markAttemptsSucceeded(db: Queryable, ids: string[]): Promise<void> {
+  await db.query('UPDATE auth_attempts SET succeeded = true WHERE id = ANY($1::bigint[])', [ids]);
+}
+
+export async function deleteAttempts(db: Queryable, ids: string[]): Promise<void> {
+  await db.query('DELETE FROM auth_attempts WHERE id = ANY($1::bigint[])', [ids]);
+}
+
 /** Failed (or, for resets, all) attempts per key within the window, with the oldest one's time. */
 export async function countRecentAttempts(
   db: Queryable,
-  filter: { kind: AttemptKind; keys: string[]; windowSeconds: number; failedOnly: boolean },
+  filter: {
+    kind: AttemptKind;
+    keys: string[];
+    windowSeconds: number;
+    failedOnly: boolean;
+    /** The caller's own just-recorded attempts, which must not count against it. */
+    excludeIds?: string[];
+  },
 ): Promise<{ key: string; count: number; oldest: Date }[]> {
   const { rows } = await db.query<{ key: string; count: number; oldest: Date }>(
-    `SELECT key, count(*) AS count, min(created_at) AS oldest FROM auth_attempts
+    `SELECT key, count(*)::int AS count, min(created_at) AS oldest FROM auth_attempts
       WHERE kind = $1 AND key = ANY($2) AND created_at > now() - make_interval(secs => $3)
-        AND (NOT $4 OR NOT succeeded)
+        AND (NOT $4 OR NOT succeeded) AND NOT (id = ANY($5::bigint[]))
       GROUP BY key`,
-    [filter.kind, filter.keys, filter.windowSeconds, filter.failedOnly],
+    [filter.kind, filter.keys, filter.windowSeconds, filter.failedOnly, filter.excludeIds ?? []],
   );
   return rows;
+}
+
+export interface LoginStatsRow {
+  pair_failures: number;
+  pair_last_failure: Date | null;
+  ip_failures: number;
+  ip_oldest_failure: Date | null;
+  account_failures: number;
+  known_address: boolean;
+  now: Date;
+}
+
+/** The counts behind the sign-in throttle for one account and address (see rate-limit.ts). */
+export async function getLoginStats(
+  db: Queryable,
+  filter: {
+    pairKey: string;
+    ipKey: string | null;
+    accountKey: string;
+    windowSeconds: number;
+    knownSeconds: number;
+    /** The caller's own just-recorded attempts, which must not count against it. */
+    excludeIds: string[];
+  },
+): Promise<LoginStatsRow> {
+  const { rows } = await db.query<LoginStatsRow>(
+    `WITH recent AS (
+       SELECT key, created_at FROM auth_attempts
+        WHERE kind = 'login' AND NOT succeeded AND key = ANY($5::text[])
+          AND created_at > now() - make_interval(secs => $4) AND NOT (id = ANY($7::bigint[]))
+     ), pair_success AS (
+       SELECT max(created_at) AS at FROM auth_attempts WHERE kind = 'login' AND succeeded AND key = $1
+     )
+     SELECT
+       (SELECT count(*)::int FROM recent, pair_success
+         WHERE key = $1 AND created_at > coalesce(pair_success.at, '-infinity')) AS pair_failures,
+       (SELECT max(created_at) FROM recent WHERE key = $1) AS pair_last_failure,
+       (SELECT count(*)::int FROM recent WHERE key = $2) AS ip_failures,
+       (SELECT min(created_at) FROM recent WHERE key = $2) AS ip_oldest_failure,
+       (SELECT count(*)::int FROM recent WHERE key = $3) AS account_failures,
+       coalesce((SELECT at > now() - make_interval(secs => $6) FROM pair_success), false) AS known_address,
+       now() AS now`,
+    [
+      filter.pairKey,
+      filter.ipKey,
+      filter.accountKey,
+      filter.windowSeconds,
+      [filter.pairKey, filter.ipKey, filter.accountKey].filter((key) => key !== null),
+      filter.knownSeconds,
+      filter.excludeIds,
+    ],
+  );
+  return rows[0]!;
 }
 
 export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<void> {

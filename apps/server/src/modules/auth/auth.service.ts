@@ -6,18 +6,29 @@ import { DUMMY_PASSWORD_HASH, generateToken, hashToken, verifyPassword } from '.
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getUserByEmail, updateUserFields } from '../users/users.queries.ts';
 import {
+  type AttemptKind,
   countRecentAttempts,
+  deleteAttempts,
   deleteSession,
+  getLoginStats,
   insertSession,
-  recordAttempt,
+  markAttemptsSucceeded,
+  recordFailedAttempts,
   touchSessionByTokenHash,
 } from './auth.queries.ts';
-import { retryAfterSeconds, tooManyAttemptsMessage } from './rate-limit.ts';
+import {
+  KNOWN_ADDRESS_DAYS,
+  type LimitRule,
+  loginRetryAfterSeconds,
+  retryAfterSeconds,
+  throttleAddress,
+  tooManyAttemptsMessage,
+} from './rate-limit.ts';
 
-/** Per-IP limit is looser than per-account: offices share one address. */
-const IP_LIMIT_FACTOR = 4;
-
-/** Checks the password and opens a session; throttled per account and per IP address. */
+/**
+ * Checks the password and opens a session. Throttled per account and address, per address and,
+ * more loosely, per account; see loginRetryAfterSeconds for why no one can lock an owner out.
+ */
 export async function login(options: {
   db: pg.Pool;
   config: Pick<AppConfig, 'sessionTtl' | 'loginMaxAttempts' | 'loginWindow'>;
@@ -28,22 +39,35 @@ export async function login(options: {
 }): Promise<{ token: string; userId: string }> {
   const { db, config } = options;
   const email = options.username.trim().toLowerCase();
-  const keys = [`user:${email}`, ...(options.ip ? [`ip:${options.ip}`] : [])];
-  const counts = await countRecentAttempts(db, {
-    kind: 'login',
-    keys,
+  const address = options.ip ? throttleAddress(options.ip) : null;
+  const keys = {
+    pairKey: `pair:${email}|${address ?? '-'}`,
+    ipKey: address ? `ip:${address}` : null,
+    accountKey: `user:${email}`,
+  };
+  const attemptKeys = [keys.pairKey, keys.ipKey, keys.accountKey].filter((key) => key !== null);
+  const attemptIds = await recordFailedAttempts(db, 'login', attemptKeys);
+  const stats = await getLoginStats(db, {
+    ...keys,
+    excludeIds: attemptIds,
     windowSeconds: config.loginWindow,
-    failedOnly: true,
+    knownSeconds: KNOWN_ADDRESS_DAYS * 24 * 3600,
   });
-  const wait = retryAfterSeconds(
-    counts,
-    [
-      { prefix: 'user:', max: config.loginMaxAttempts },
-      { prefix: 'ip:', max: config.loginMaxAttempts * IP_LIMIT_FACTOR },
-    ],
-    config.loginWindow,
+  const wait = loginRetryAfterSeconds(
+    {
+      pairFailures: stats.pair_failures,
+      pairLastFailure: stats.pair_last_failure,
+      ipFailures: stats.ip_failures,
+      ipOldestFailure: stats.ip_oldest_failure,
+      accountFailures: stats.account_failures,
+      knownAddress: stats.known_address,
+      now: stats.now,
+    },
+    { maxAttempts: config.loginMaxAttempts, windowSeconds: config.loginWindow },
   );
   if (wait > 0) {
+    // A refused attempt guessed nothing, so it does not lengthen the wait.
+    await deleteAttempts(db, attemptIds);
     throw new AppError('TOO_MANY_ATTEMPTS', {
       message: tooManyAttemptsMessage(wait),
       headers: { 'retry-after': String(wait) },
@@ -54,8 +78,8 @@ export async function login(options: {
   // Hash even for unknown users so response time does not reveal which e-mails exist.
   const passwordOk = await verifyPassword(options.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   const succeeded = Boolean(user?.password_hash && passwordOk);
-  for (const key of keys) {
-    await recordAttempt(db, { kind: 'login', key, succeeded });
+  if (succeeded) {
+    await markAttemptsSucceeded(db, attemptIds);
   }
   if (!user || !succeeded) {
     throw new AppError('INVALID_CREDENTIALS');
@@ -99,4 +123,39 @@ export async function authenticateToken(options: {
     role: row.role,
     isStaff: row.is_staff,
   };
+}
+
+/**
+ * Counts one attempt of an action against its limits, or refuses it with 429 and Retry-After.
+ * The attempt is written before the counting, so a burst of parallel requests cannot slip past;
+ * it starts as a failure, and the caller marks it succeeded (with `succeed`) when that matters.
+ */
+export async function throttleAttempt(
+  db: Queryable,
+  options: {
+    kind: AttemptKind;
+    keys: string[];
+    rules: LimitRule[];
+    windowSeconds: number;
+    /** Count only failures (guesses of a secret) rather than every attempt. */
+    failedOnly: boolean;
+  },
+): Promise<{ succeed: () => Promise<void> }> {
+  const ids = await recordFailedAttempts(db, options.kind, options.keys);
+  const counts = await countRecentAttempts(db, {
+    kind: options.kind,
+    keys: options.keys,
+    windowSeconds: options.windowSeconds,
+    failedOnly: options.failedOnly,
+    excludeIds: ids,
+  });
+  const wait = retryAfterSeconds(counts, options.rules, options.windowSeconds);
+  if (wait > 0) {
+    await deleteAttempts(db, ids);
+    throw new AppError('TOO_MANY_ATTEMPTS', {
+      message: tooManyAttemptsMessage(wait),
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+  return { succeed: () => markAttemptsSucceeded(db, ids) };
 }

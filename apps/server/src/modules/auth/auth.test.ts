@@ -53,7 +53,7 @@ describe('POST /api/v1/auth/login', () => {
     ]);
   });
 
-  it('throttles repeated failures for one account with 429 and Retry-After, even for the right password', async () => {
+  it('throttles repeated failures from one address with 429 and Retry-After, even for the right password', async () => {
     const user = await createSignedInUser(app);
     for (let i = 0; i < 3; i++) {
       expect((await app.inject(loginForm(user.email, 'wrong'))).statusCode).toBe(401);
@@ -67,12 +67,193 @@ describe('POST /api/v1/auth/login', () => {
     expect((await app.inject(loginForm(other.email, other.password))).statusCode).toBe(200);
   });
 
+  it('does not lock the owner out: the right password from another address signs in while the attacker waits', async () => {
+    const user = await createSignedInUser(app);
+    const attacker = { remoteAddress: '203.0.113.7' };
+    for (let i = 0; i < 6; i++) {
+      const guess = await app.inject({ ...loginForm(user.email, `guess ${i}`), ...attacker });
+      expect(guess.statusCode).toBe(i < 3 ? 401 : 429);
+    }
+    const owner = await app.inject({
+      ...loginForm(user.email, user.password),
+      remoteAddress: '198.51.100.20',
+    });
+    expect(owner.statusCode).toBe(200);
+    // The attacker's address stays throttled for this account, right password or not.
+    const again = await app.inject({ ...loginForm(user.email, user.password), ...attacker });
+    expect(again.statusCode).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('delays grow with every further failure of the same account and address', async () => {
+    const user = await createSignedInUser(app);
+    const from = { remoteAddress: '203.0.113.8' };
+    for (let i = 0; i < 3; i++) {
+      await app.inject({ ...loginForm(user.email, 'wrong'), ...from });
+    }
+    const first = Number(
+      (await app.inject({ ...loginForm(user.email, 'wrong'), ...from })).headers['retry-after'],
+    );
+    // Let the first delay pass: move the failures back in time.
+    await app.db.query(
+      `UPDATE auth_attempts SET created_at = created_at - make_interval(secs => $2) WHERE key = $1`,
+      [`pair:${user.email}|203.0.113.8`, first + 1],
+    );
+    expect((await app.inject({ ...loginForm(user.email, 'wrong'), ...from })).statusCode).toBe(401);
+    const second = Number(
+      (await app.inject({ ...loginForm(user.email, 'wrong'), ...from })).headers['retry-after'],
+    );
+    expect(first).toBeGreaterThanOrEqual(59);
+    expect(second).toBeGreaterThan(first);
+  });
+
+  it('counts parallel guesses: a burst cannot slip past the limit', async () => {
+    const user = await createSignedInUser(app);
+    const from = { remoteAddress: '203.0.113.9' };
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => app.inject({ ...loginForm(user.email, `burst ${i}`), ...from })),
+    );
+    const checked = burst.filter((response) => response.statusCode === 401).length;
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(burst.filter((response) => response.statusCode === 429).length).toBe(8 - checked);
+  });
+
+  it('limits failures from one address across many accounts (credential stuffing)', async () => {
+    const from = { remoteAddress: '203.0.113.10' };
+    // 3 attempts × 4 = 12 failures per address, spread over accounts that do not exist.
+    for (let i = 0; i < 12; i++) {
+      expect(
+        (await app.inject({ ...loginForm(`stuffed-${i}@test.ru`, 'password1'), ...from })).statusCode,
+      ).toBe(401);
+    }
+    const user = await createSignedInUser(app);
+    const blocked = await app.inject({ ...loginForm(user.email, user.password), ...from });
+    expect(blocked.statusCode).toBe(429);
+    // An account that has signed in from this address before is not blocked by others' failures.
+    await app.db.query('DELETE FROM auth_attempts WHERE key = $1', [`ip:203.0.113.10`]);
+    expect((await app.inject({ ...loginForm(user.email, user.password), ...from })).statusCode).toBe(200);
+    for (let i = 0; i < 12; i++) {
+      await app.inject({ ...loginForm(`stuffed-${i}@test.ru`, 'password1'), ...from });
+    }
+    expect((await app.inject({ ...loginForm(user.email, user.password), ...from })).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64: rotating addresses inside it does not reset the limit', async () => {
+    const user = await createSignedInUser(app);
+    for (let i = 0; i < 3; i++) {
+      const guess = await app.inject({
+        ...loginForm(user.email, 'wrong'),
+        remoteAddress: `2001:db8:5:6::${i + 1}`,
+      });
+      expect(guess.statusCode).toBe(401);
+    }
+    const rotated = await app.inject({
+      ...loginForm(user.email, 'wrong'),
+      remoteAddress: '2001:db8:5:6:ffff::9',
+    });
+    expect(rotated.statusCode).toBe(429);
+  });
+
+  it('an account under a distributed attack gives new addresses fewer tries, yet the right password still works', async () => {
+    const user = await createSignedInUser(app);
+    // 12 failures (3 × 4) from 12 addresses mark the account as under attack.
+    for (let i = 0; i < 12; i++) {
+      await app.inject({ ...loginForm(user.email, 'wrong'), remoteAddress: `192.0.2.${i + 1}` });
+    }
+    const fresh = { remoteAddress: '192.0.2.100' };
+    expect((await app.inject({ ...loginForm(user.email, 'wrong'), ...fresh })).statusCode).toBe(401);
+    expect((await app.inject({ ...loginForm(user.email, 'wrong'), ...fresh })).statusCode).toBe(401);
+    expect((await app.inject({ ...loginForm(user.email, user.password), ...fresh })).statusCode).toBe(429);
+    // Another new address, with the right password at once, signs in.
+    const owner = await app.inject({ ...loginForm(user.email, user.password), remoteAddress: '192.0.2.200' });
+    expect(owner.statusCode).toBe(200);
+  });
+
   it('refuses a deactivated user', async () => {
     const user = await createSignedInUser(app);
     await app.db.query('UPDATE users SET active = false WHERE id = $1', [user.id]);
     const response = await app.inject(loginForm(user.email, user.password));
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('ACCOUNT_DISABLED');
+  });
+});
+
+describe('client address behind proxies (TRUST_PROXY)', () => {
+  const sessionIp = async (userId: string) =>
+    (
+      await app.db.query<{ ip: string }>(
+        'SELECT ip FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1',
+        [userId],
+      )
+    ).rows[0]?.ip;
+
+  it('by default ignores X-Forwarded-For, so a spoofed header does not dodge the per-address limit', async () => {
+    const user = await createSignedInUser(app);
+    const form = loginForm(user.email, user.password);
+    const signedIn = await app.inject({
+      ...form,
+      headers: { ...form.headers, 'x-forwarded-for': '203.0.113.50' },
+      remoteAddress: '198.51.100.60',
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(await sessionIp(user.id)).toBe('198.51.100.60');
+
+    const from = { remoteAddress: '198.51.100.61' };
+    for (let i = 0; i < 12; i++) {
+      const guess = loginForm(`spoofer-${i}@test.ru`, 'password1');
+      const response = await app.inject({
+        ...guess,
+        headers: { ...guess.headers, 'x-forwarded-for': `203.0.113.${i + 1}` },
+        ...from,
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    const next = loginForm('spoofer-next@test.ru', 'password1');
+    const blocked = await app.inject({
+      ...next,
+      headers: { ...next.headers, 'x-forwarded-for': '203.0.113.99' },
+      ...from,
+    });
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('with TRUST_PROXY=1 takes the address the one trusted proxy saw (the last hop)', async () => {
+    const proxied = await buildTestApp({ config: { trustProxy: { hops: 1 } } });
+    const user = await createSignedInUser(proxied.app);
+    const form = loginForm(user.email, user.password);
+    const response = await proxied.app.inject({
+      ...form,
+      headers: { ...form.headers, 'x-forwarded-for': '203.0.113.50, 198.51.100.70' },
+      remoteAddress: '10.0.0.2',
+    });
+    expect(response.statusCode).toBe(200);
+    const { rows } = await proxied.app.db.query<{ ip: string }>(
+      'SELECT ip FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [user.id],
+    );
+    expect(rows[0]?.ip).toBe('198.51.100.70');
+  });
+
+  it('with TRUST_PROXY as addresses believes only those proxies', async () => {
+    const proxied = await buildTestApp({ config: { trustProxy: { addresses: ['10.0.0.0/8'] } } });
+    const user = await createSignedInUser(proxied.app);
+    const form = loginForm(user.email, user.password);
+    const viaProxy = await proxied.app.inject({
+      ...form,
+      headers: { ...form.headers, 'x-forwarded-for': '198.51.100.80' },
+      remoteAddress: '10.1.2.3',
+    });
+    const direct = await proxied.app.inject({
+      ...form,
+      headers: { ...form.headers, 'x-forwarded-for': '198.51.100.81' },
+      remoteAddress: '198.51.100.90',
+    });
+    expect([viaProxy.statusCode, direct.statusCode]).toEqual([200, 200]);
+    const { rows } = await proxied.app.db.query<{ ip: string }>(
+      'SELECT ip FROM sessions WHERE user_id = $1 ORDER BY created_at',
+      [user.id],
+    );
+    expect(rows.map((row) => row.ip).slice(1)).toEqual(['198.51.100.80', '198.51.100.90']);
   });
 });
 

@@ -89,6 +89,34 @@ export const inviteMail = (o: {
     footer: 'Если вы не ожидали приглашения, проигнорируйте это письмо.',
   });
 
+/** To the owner of an address someone else asked to move their account to: nothing changed. */
+export const emailTakenMail = (o: { to: string; name: string }) =>
+  renderMail({
+    to: o.to,
+    subject: 'Запрос на привязку вашего e-mail — Pledgewatch',
+    greeting: `Здравствуйте, ${o.name}!`,
+    paragraphs: [
+      'Кто-то указал этот адрес как новый e-mail для другой учётной записи Pledgewatch.',
+      'С этим адресом уже связана ваша учётная запись, а один адрес может принадлежать только одной, поэтому ничего не изменилось.',
+      'Если это были вы, войдите в Pledgewatch с этим адресом или укажите в другой учётной записи иной e-mail.',
+    ],
+    footer: 'Если это были не вы, просто проигнорируйте письмо: ваша учётная запись в безопасности.',
+  });
+
+/** To the owner of an address an admin of another organisation invited: no account was created. */
+export const inviteTakenMail = (o: { to: string; name: string; organisation: string; inviter: string }) =>
+  renderMail({
+    to: o.to,
+    subject: `Приглашение в Pledgewatch — ${o.organisation}`,
+    greeting: `Здравствуйте, ${o.name}!`,
+    paragraphs: [
+      `${o.inviter} приглашает вас в рабочее пространство «${o.organisation}» в Pledgewatch.`,
+      'С этим адресом уже связана ваша учётная запись Pledgewatch в другой организации, а один адрес может принадлежать только одной учётной записи, поэтому новая учётная запись не создана.',
+      'Если вы хотите работать и в этой организации, попросите пригласившего указать другой ваш адрес.',
+    ],
+    footer: 'Если вы не ожидали приглашения, проигнорируйте это письмо.',
+  });
+
 export const passwordChangedMail = (o: { to: string; name: string }) =>
   renderMail({
     to: o.to,

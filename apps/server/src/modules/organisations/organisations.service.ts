@@ -1,6 +1,7 @@
 import type { Role } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { assertPasswordAllowed } from '../../lib/password-policy.ts';
 import { getUserByEmail, insertUser } from '../users/users.queries.ts';
 
 export async function createOrganisation(db: Queryable, name: string): Promise<string> {
@@ -33,6 +34,7 @@ export async function createUserAccount(
   if (await getUserByEmail(db, user.email)) {
     throw new Error(`A user with e-mail ${user.email} already exists`);
   }
+  assertPasswordAllowed(user.password, user, 'password');
   return insertUser(db, {
     organisationId: user.organisationId,
     email: user.email,

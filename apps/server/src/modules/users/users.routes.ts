@@ -75,9 +75,10 @@ export const userRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
       onRequest: fastify.authenticate,
       schema: {
         tags: ['user'],
-        summary: 'Сменить e-mail: письмо с подтверждением уходит на новый адрес',
+        summary:
+          'Сменить e-mail: письмо с подтверждением уходит на новый адрес (ответ не зависит от того, занят ли адрес)',
         body: updateEmailBodySchema,
-        response: { 200: messageResponseSchema, ...errors(401, 409, 422) },
+        response: { 200: messageResponseSchema, ...errors(401, 409, 422, 429) },
       },
     },
     async (request) => ({
@@ -93,13 +94,14 @@ export const userRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
         tags: ['user'],
         summary: 'Сменить пароль; другие сеансы завершаются',
         body: changePasswordBodySchema,
-        response: { 200: messageResponseSchema, ...errors(400, 401, 422) },
+        response: { 200: messageResponseSchema, ...errors(400, 401, 422, 429) },
       },
     },
     async (request) => {
       await changePassword({
         db: fastify.db,
         queue: fastify.queue,
+        config,
         auth: requireAuth(request),
         oldPassword: request.body.old_password,
         newPassword: request.body.new_password,
@@ -231,20 +233,21 @@ export const memberRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       onRequest: adminOnly,
       schema: {
         tags: ['users'],
-        summary: 'Пригласить пользователя: письмо со ссылкой для задания пароля',
+        summary:
+          'Пригласить пользователя: письмо со ссылкой для задания пароля (ответ не зависит от того, есть ли у адреса учётная запись в другой организации)',
         body: inviteUserBodySchema,
-        response: { 201: memberSchema, ...errors(401, 403, 409, 422) },
+        response: { 202: messageResponseSchema, ...errors(401, 403, 409, 422, 429) },
       },
     },
     async (request, reply) => {
-      const member = await inviteUser({
+      const message = await inviteUser({
         db: fastify.db,
         queue: fastify.queue,
         config,
         auth: requireAuth(request),
         invite: request.body,
       });
-      return reply.code(201).send(member);
+      return reply.code(202).send({ message });
     },
   );
 

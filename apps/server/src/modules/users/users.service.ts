@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { InviteUserBody, Member, ProfileResponse, Role, Session, User } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
@@ -5,21 +6,19 @@ import { withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { generateToken, hashPassword, hashToken, verifyPassword } from '../../lib/crypto.ts';
+import { assertPasswordAllowed } from '../../lib/password-policy.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
 import { changedFields } from '../audit/audit-changes.ts';
-import {
-  countRecentAttempts,
-  deleteSession,
-  deleteUserSessions,
-  listUserSessions,
-  recordAttempt,
-} from '../auth/auth.queries.ts';
-import { retryAfterSeconds, tooManyAttemptsMessage } from '../auth/rate-limit.ts';
+import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/auth.queries.ts';
+import { throttleAttempt } from '../auth/auth.service.ts';
+import { throttleAddress } from '../auth/rate-limit.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import {
   changeEmailMail,
+  emailTakenMail,
   inviteMail,
+  inviteTakenMail,
   passwordChangedMail,
   resetPasswordMail,
   verifyEmailMail,
@@ -48,6 +47,25 @@ const RESET_LIMITS = [
   { prefix: 'email:', max: 3 },
   { prefix: 'ip:', max: 20 },
 ];
+/**
+ * A reset request answers no sooner than this, whether or not the address has an account, so the
+ * token and mail work done only for a known address does not show in the response time.
+ */
+export const RESET_MIN_RESPONSE_MS = 300;
+/** The same for invitations: a new account is more work than a mail to an existing one. */
+export const INVITE_MIN_RESPONSE_MS = 300;
+
+/** E-mail changes and invitations per user and hour: each one mails an address of the caller's choice. */
+const EMAIL_CHANGE_LIMIT = 5;
+const INVITE_LIMIT = 30;
+const HOUR = 3600;
+
+async function answerNoSoonerThan(started: number, ms: number): Promise<void> {
+  const left = ms - (performance.now() - started);
+  if (left > 0) {
+    await sleep(left);
+  }
+}
 
 export function toUser(row: UserRow): User {
   return {
@@ -122,7 +140,12 @@ export async function updateProfile(options: {
   return getCurrentUser(options);
 }
 
-/** Starts an e-mail change: the address changes only when the link sent to the new address is opened. */
+/**
+ * Starts an e-mail change: the address changes only when the link sent to the new address is
+ * opened. The answer is the same whether or not another account uses the address (that would
+ * tell any user which addresses have accounts); the owner of a taken address gets a mail
+ * explaining that nothing changed. Throttled per user.
+ */
 export async function requestEmailChange(options: {
   db: pg.Pool;
   queue: JobQueue;
@@ -131,17 +154,23 @@ export async function requestEmailChange(options: {
   email: string;
 }): Promise<string> {
   const { config, auth, email } = options;
+  const current = await requireUser(options.db, auth.userId);
+  if (current.email === email) {
+    // The caller's own address: saying so reveals nothing.
+    throw new AppError('CONFLICT', { message: 'Это уже ваш текущий e-mail' });
+  }
+  await throttleAttempt(options.db, {
+    kind: 'email_change',
+    keys: [`user:${auth.userId}`],
+    rules: [{ prefix: 'user:', max: EMAIL_CHANGE_LIMIT }],
+    windowSeconds: HOUR,
+    failedOnly: false,
+  });
   return withTransaction(options.db, async (tx) => {
     const user = await requireUser(tx, auth.userId);
-    if (user.email === email) {
-      throw new AppError('CONFLICT', { message: 'Это уже ваш текущий e-mail' });
-    }
     const owner = await getUserByEmail(tx, email);
-    if (owner) {
-      throw new AppError('EMAIL_TAKEN', {
-        fieldErrors: [{ field: 'email', message: 'Этот e-mail уже занят' }],
-      });
-    }
+    // The same writes on both paths; a token for a taken address is never mailed, and
+    // verifyEmail refuses it anyway.
     await updateUserFields(tx, user.id, { pending_email: email });
     const token = await issueEmailToken(tx, {
       userId: user.id,
@@ -153,11 +182,9 @@ export async function requestEmailChange(options: {
       db: tx,
       queue: options.queue,
       organisationId: user.organisation_id,
-      message: changeEmailMail({
-        to: email,
-        name: user.full_name,
-        url: link(config, '/verify-email', token),
-      }),
+      message: owner
+        ? emailTakenMail({ to: email, name: owner.full_name })
+        : changeEmailMail({ to: email, name: user.full_name, url: link(config, '/verify-email', token) }),
     });
     return `Мы отправили письмо на ${email}. Адрес изменится после перехода по ссылке из письма`;
   });
@@ -195,25 +222,36 @@ export async function sendEmailVerification(options: {
   });
 }
 
+/** Changes the password; wrong current passwords are throttled per user like sign-in guesses. */
 export async function changePassword(options: {
   db: pg.Pool;
   queue: JobQueue;
+  config: Pick<AppConfig, 'loginMaxAttempts' | 'loginWindow'>;
   auth: AuthContext;
   oldPassword: string;
   newPassword: string;
 }): Promise<void> {
-  const { auth } = options;
+  const { auth, config } = options;
   const user = await requireUser(options.db, auth.userId);
+  const attempt = await throttleAttempt(options.db, {
+    kind: 'password_change',
+    keys: [`user:${user.id}`],
+    rules: [{ prefix: 'user:', max: config.loginMaxAttempts }],
+    windowSeconds: config.loginWindow,
+    failedOnly: true,
+  });
   if (!user.password_hash || !(await verifyPassword(options.oldPassword, user.password_hash))) {
     throw new AppError('WRONG_PASSWORD', {
       fieldErrors: [{ field: 'old_password', message: 'Текущий пароль указан неверно' }],
     });
   }
+  await attempt.succeed();
   if (options.oldPassword === options.newPassword) {
     throw new AppError('SAME_PASSWORD', {
       fieldErrors: [{ field: 'new_password', message: 'Новый пароль должен отличаться от текущего' }],
     });
   }
+  assertPasswordAllowed(options.newPassword, { email: user.email, fullName: user.full_name });
   const passwordHash = await hashPassword(options.newPassword);
   await withTransaction(options.db, async (tx) => {
     await updateUserFields(tx, user.id, { password_hash: passwordHash });
@@ -236,7 +274,10 @@ export async function changePassword(options: {
   });
 }
 
-/** Same answer whether or not the account exists; throttled per address and per IP. */
+/**
+ * Same answer whether or not the account exists, and no sooner than RESET_MIN_RESPONSE_MS, so
+ * neither the words nor the time tell; throttled per address and per IP.
+ */
 export async function requestPasswordReset(options: {
   db: pg.Pool;
   queue: JobQueue;
@@ -245,24 +286,15 @@ export async function requestPasswordReset(options: {
   ip: string | null;
 }): Promise<string> {
   const { db, config, email } = options;
-  const keys = [`email:${email}`, ...(options.ip ? [`ip:${options.ip}`] : [])];
-  const counts = await countRecentAttempts(db, {
+  const started = performance.now();
+  await throttleAttempt(db, {
     kind: 'reset',
-    keys,
+    keys: [`email:${email}`, ...(options.ip ? [`ip:${throttleAddress(options.ip)}`] : [])],
+    rules: RESET_LIMITS,
     windowSeconds: RESET_WINDOW_SECONDS,
     failedOnly: false,
   });
-  const wait = retryAfterSeconds(counts, RESET_LIMITS, RESET_WINDOW_SECONDS);
-  if (wait > 0) {
-    throw new AppError('TOO_MANY_ATTEMPTS', {
-      message: tooManyAttemptsMessage(wait),
-      headers: { 'retry-after': String(wait) },
-    });
-  }
   await withTransaction(db, async (tx) => {
-    for (const key of keys) {
-      await recordAttempt(tx, { kind: 'reset', key, succeeded: true });
-    }
     const user = await getUserByEmail(tx, email);
     if (!user?.active) {
       return;
@@ -285,6 +317,7 @@ export async function requestPasswordReset(options: {
       }),
     });
   });
+  await answerNoSoonerThan(started, RESET_MIN_RESPONSE_MS);
   return RESET_REQUESTED_MESSAGE;
 }
 
@@ -306,10 +339,12 @@ export async function confirmPasswordReset(options: {
   token: string;
   newPassword: string;
 }): Promise<void> {
-  const passwordHash = await hashPassword(options.newPassword);
   await withTransaction(options.db, async (tx) => {
     const token = await consumeToken(tx, options.token, ['reset_password', 'invite']);
     const user = await requireUser(tx, token.user_id);
+    // A refused password rolls the transaction back, so the link still works for a better one.
+    assertPasswordAllowed(options.newPassword, { email: user.email, fullName: user.full_name });
+    const passwordHash = await hashPassword(options.newPassword);
     await updateUserFields(tx, user.id, {
       password_hash: passwordHash,
       // The link arrived at this address, which proves the mailbox.
@@ -375,22 +410,60 @@ export async function findMembers(options: {
   return { items: items.map(toMember), total };
 }
 
-/** An admin adds a colleague: the account has no password until the invite link is used. */
+/**
+ * An admin adds a colleague: the account has no password until the invite link is used. An
+ * address with an account in another organisation gets the same answer (saying "taken" would
+ * tell which addresses have accounts elsewhere) and a mail explaining why no account was made.
+ * A member of the admin's own organisation is a plain conflict: the admin sees them anyway.
+ * Throttled per admin.
+ */
 export async function inviteUser(options: {
   db: pg.Pool;
   queue: JobQueue;
   config: MailConfig;
   auth: AuthContext;
   invite: InviteUserBody;
-}): Promise<Member> {
+}): Promise<string> {
   const { auth, invite, config } = options;
-  return withTransaction(options.db, async (tx) => {
-    if (await getUserByEmail(tx, invite.email)) {
-      throw new AppError('EMAIL_TAKEN', {
-        fieldErrors: [{ field: 'email', message: 'Пользователь с таким e-mail уже есть' }],
-      });
-    }
+  const started = performance.now();
+  const existing = await getUserByEmail(options.db, invite.email);
+  if (existing && existing.organisation_id === auth.organisationId) {
+    throw new AppError('EMAIL_TAKEN', {
+      message: 'Пользователь с таким e-mail уже есть в вашей организации',
+      fieldErrors: [{ field: 'email', message: 'Пользователь с таким e-mail уже есть в вашей организации' }],
+    });
+  }
+  await throttleAttempt(options.db, {
+    kind: 'invite',
+    keys: [`user:${auth.userId}`],
+    rules: [{ prefix: 'user:', max: INVITE_LIMIT }],
+    windowSeconds: HOUR,
+    failedOnly: false,
+  });
+  await withTransaction(options.db, async (tx) => {
     const inviter = await requireUser(tx, auth.userId);
+    const owner = await getUserByEmail(tx, invite.email);
+    if (owner) {
+      await queueMail({
+        db: tx,
+        queue: options.queue,
+        organisationId: auth.organisationId,
+        message: inviteTakenMail({
+          to: invite.email,
+          name: owner.full_name,
+          organisation: inviter.organisation_name,
+          inviter: inviter.full_name,
+        }),
+      });
+      await recordAudit(tx, {
+        organisationId: auth.organisationId,
+        userId: auth.userId,
+        action: 'user.invite_existing',
+        entity: 'user',
+        details: { email: invite.email, role: invite.role },
+      });
+      return;
+    }
     const id = await insertUser(tx, {
       organisationId: auth.organisationId,
       email: invite.email,
@@ -424,8 +497,9 @@ export async function inviteUser(options: {
       entityId: id,
       details: { email: invite.email, role: invite.role },
     });
-    return toMember((await getUserById(tx, id))!);
   });
+  await answerNoSoonerThan(started, INVITE_MIN_RESPONSE_MS);
+  return `Мы отправили приглашение на ${invite.email}`;
 }
 
 export async function updateMember(options: {

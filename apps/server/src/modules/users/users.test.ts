@@ -7,7 +7,8 @@ import {
   signIn,
   uniqueEmail,
 } from '../../testing/test-app.ts';
-import { RESET_REQUESTED_MESSAGE } from './users.service.ts';
+import { createOrganisation, createUserAccount } from '../organisations/organisations.service.ts';
+import { INVITE_MIN_RESPONSE_MS, RESET_MIN_RESPONSE_MS, RESET_REQUESTED_MESSAGE } from './users.service.ts';
 
 const { app } = await buildTestApp();
 
@@ -82,16 +83,38 @@ describe('PUT /api/v1/user/email', () => {
     expect(again.json().code).toBe('TOKEN_INVALID');
   });
 
-  it('refuses an address another account uses, and a malformed one', async () => {
+  it('answers the same for an address another account uses, mails its owner and changes nothing', async () => {
     const user = await createSignedInUser(app);
     const other = await createSignedInUser(app);
-    const taken = await app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/email',
+    const fresh = uniqueEmail('fresh');
+    const put = (token: string, email: string) =>
+      app.inject({ method: 'PUT', url: '/api/v1/user/email', headers: bearer(token), payload: { email } });
+    const taken = await put(user.token, other.email);
+    const free = await put((await createSignedInUser(app)).token, fresh);
+    expect(taken.statusCode).toBe(200);
+    expect(free.statusCode).toBe(200);
+    expect(taken.json().message).toBe(
+      `Мы отправили письмо на ${other.email}. Адрес изменится после перехода по ссылке из письма`,
+    );
+    expect(taken.json().message.replace(other.email, fresh)).toBe(free.json().message);
+    // The profile shows the same pending address either way.
+    const profile = await app.inject({
+      method: 'GET',
+      url: '/api/v1/user/profile',
       headers: bearer(user.token),
-      payload: { email: other.email },
     });
-    expect(taken.statusCode).toBe(409);
+    expect(profile.json().pendingEmail).toBe(other.email);
+    // The owner of the taken address learns that nothing changed; no confirmation link is sent.
+    const mail = await latestMailTo(app, other.email);
+    expect(mail.subject).toBe('Запрос на привязку вашего e-mail — Pledgewatch');
+    expect(mail.text).toContain('ничего не изменилось');
+    expect(mail.token).toBeUndefined();
+    expect((await me(user.token)).json().user.email).toBe(user.email);
+    expect((await me(other.token)).json().user.email).toBe(other.email);
+  });
+
+  it('refuses a malformed address and the current one', async () => {
+    const user = await createSignedInUser(app);
     const malformed = await app.inject({
       method: 'PUT',
       url: '/api/v1/user/email',
@@ -103,6 +126,30 @@ describe('PUT /api/v1/user/email', () => {
       field: 'email',
       message: 'Введите корректный адрес электронной почты',
     });
+    const same = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/user/email',
+      headers: bearer(user.token),
+      payload: { email: user.email },
+    });
+    expect(same.statusCode).toBe(409);
+  });
+
+  it('limits e-mail change requests per user with 429', async () => {
+    const user = await createSignedInUser(app);
+    const put = () =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/v1/user/email',
+        headers: bearer(user.token),
+        payload: { email: uniqueEmail('probe') },
+      });
+    for (let i = 0; i < 5; i++) {
+      expect((await put()).statusCode).toBe(200);
+    }
+    const blocked = await put();
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
 
@@ -146,8 +193,72 @@ describe('POST /api/v1/user/change-password', () => {
     );
     expect(short.statusCode).toBe(422);
     expect(short.json().fieldErrors).toEqual([
-      { field: 'new_password', message: 'Минимальная длина — 8 симв.' },
+      { field: 'new_password', message: 'Минимальная длина — 12 симв.' },
     ]);
+  });
+
+  it('refuses common and easily guessed passwords and the e-mail itself, saying why', async () => {
+    const user = await createSignedInUser(app);
+    const tryPassword = (new_password: string) =>
+      post('/api/v1/user/change-password', { old_password: user.password, new_password }, user.token);
+    const cases: [string, RegExp][] = [
+      ['123456789012', /^Это один из самых распространённых паролей/],
+      ['qwerty123456', /^Это один из самых распространённых паролей/],
+      ['Password2026', /^Пароль слишком легко подобрать/],
+      ['aaaaaaaaaaaa', /^Пароль слишком легко подобрать/],
+      [user.email, /^Пароль не должен совпадать с e-mail$/],
+      [user.email.toUpperCase(), /^Пароль не должен совпадать с e-mail$/],
+    ];
+    for (const [password, reason] of cases) {
+      const response = await tryPassword(password);
+      expect(response.statusCode, password).toBe(422);
+      expect(response.json().code).toBe('WEAK_PASSWORD');
+      expect(response.json().fieldErrors).toHaveLength(1);
+      expect(response.json().fieldErrors[0].field).toBe('new_password');
+      expect(response.json().fieldErrors[0].message, password).toMatch(reason);
+    }
+    expect(await signIn(app, user.email, user.password)).toBeTruthy();
+  });
+
+  it('limits wrong current passwords per user with 429, even from a fresh session', async () => {
+    const user = await createSignedInUser(app);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await post(
+        '/api/v1/user/change-password',
+        { old_password: `guess ${i}`, new_password: 'a brand new secret' },
+        user.token,
+      );
+      expect(wrong.statusCode).toBe(400);
+    }
+    const other = await signIn(app, user.email, user.password);
+    const blocked = await post(
+      '/api/v1/user/change-password',
+      { old_password: user.password, new_password: 'a brand new secret' },
+      other,
+    );
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await signIn(app, user.email, user.password)).toBeTruthy();
+  });
+});
+
+describe('accounts made by the CLI and the demo data', () => {
+  it('pass the same password rule', async () => {
+    const organisationId = await createOrganisation(app.db, 'Банк для CLI');
+    const create = (password: string) =>
+      createUserAccount(app.db, {
+        organisationId,
+        email: uniqueEmail('cli'),
+        fullName: 'Из Консоли',
+        role: 'admin',
+        password,
+      });
+    await expect(create('qwerty123456')).rejects.toMatchObject({
+      code: 'WEAK_PASSWORD',
+      fieldErrors: [{ field: 'password', message: expect.stringMatching(/^Это один из самых/) }],
+    });
+    await expect(create('short')).rejects.toMatchObject({ message: 'Минимальная длина — 12 симв.' });
+    expect(await create('correct horse battery')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
@@ -163,6 +274,32 @@ describe('password reset', () => {
     expect(ghost.json()).toEqual(known.json());
     expect(await mailCount(user.email)).toBe(1);
     expect(await mailCount(unknown)).toBe(0);
+    expect(known.headers['content-type']).toBe(ghost.headers['content-type']);
+    expect(known.headers['content-length']).toBe(ghost.headers['content-length']);
+  });
+
+  it('takes at least the same fixed time for known and unknown addresses', async () => {
+    const user = await createSignedInUser(app);
+    for (const email of [user.email, uniqueEmail('ghost')]) {
+      const started = performance.now();
+      const response = await post('/api/v1/user/reset-password', { email });
+      expect(response.statusCode).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(RESET_MIN_RESPONSE_MS - 5);
+    }
+  });
+
+  it('a refused new password leaves the link usable for a better one', async () => {
+    const user = await createSignedInUser(app);
+    await post('/api/v1/user/reset-password', { email: user.email });
+    const { token } = await latestMailTo(app, user.email);
+    const weak = await post('/api/v1/user/reset-password/confirm', { token, new_password: '123456789012' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().fieldErrors[0]).toMatchObject({ field: 'new_password' });
+    const good = await post('/api/v1/user/reset-password/confirm', {
+      token,
+      new_password: 'reset and renewed',
+    });
+    expect(good.statusCode).toBe(200);
   });
 
   it('sets a new password with the mailed token once, and ends every session', async () => {
@@ -265,10 +402,20 @@ describe('organisation members', () => {
       { email, fullName: 'Новая Коллега', role: 'viewer' },
       admin.token,
     );
-    expect(invite.statusCode).toBe(201);
-    expect(invite.json()).toMatchObject({ email, role: 'viewer', active: true, emailVerified: false });
+    expect(invite.statusCode).toBe(202);
+    expect(invite.json()).toEqual({ message: `Мы отправили приглашение на ${email}` });
+    const list = await app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(admin.token) });
+    expect(list.json().items).toContainEqual(
+      expect.objectContaining({ email, role: 'viewer', active: true, emailVerified: false }),
+    );
     const mail = await latestMailTo(app, email);
     expect(mail.subject).toMatch(/^Приглашение в Pledgewatch/);
+    // The invitee's password passes the same rule as every other (the invite link is a reset link).
+    const weak = await post('/api/v1/user/reset-password/confirm', {
+      token: mail.token,
+      new_password: 'password1234',
+    });
+    expect(weak.json().code).toBe('WEAK_PASSWORD');
     const set = await post('/api/v1/user/reset-password/confirm', {
       token: mail.token,
       new_password: 'my first pass',
@@ -278,6 +425,64 @@ describe('organisation members', () => {
     const profile = (await me(token)).json().user;
     expect(profile).toMatchObject({ role: 'viewer', emailVerified: true });
     expect(profile.organisation.id).toBe(admin.organisationId);
+  });
+
+  it('answers the same for an address with an account in another organisation, and mails its owner', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const elsewhere = await createSignedInUser(app);
+    const fresh = uniqueEmail('fresh');
+    const invite = (email: string) =>
+      post('/api/v1/users', { email, fullName: 'Кто-то', role: 'analyst' }, admin.token);
+    const taken = await invite(elsewhere.email);
+    const free = await invite(fresh);
+    expect(taken.statusCode).toBe(202);
+    expect(free.statusCode).toBe(202);
+    expect(taken.json()).toEqual({ message: `Мы отправили приглашение на ${elsewhere.email}` });
+    expect(taken.json().message.replace(elsewhere.email, fresh)).toBe(free.json().message);
+    // Both answers wait for the same floor, so the cheaper path does not show in the timing.
+    const started = performance.now();
+    await invite(uniqueEmail('timed'));
+    const freshTime = performance.now() - started;
+    const another = await createSignedInUser(app);
+    const startedTaken = performance.now();
+    await invite(another.email);
+    expect(performance.now() - startedTaken).toBeGreaterThanOrEqual(INVITE_MIN_RESPONSE_MS - 5);
+    expect(freshTime).toBeGreaterThanOrEqual(INVITE_MIN_RESPONSE_MS - 5);
+    const mail = await latestMailTo(app, elsewhere.email);
+    expect(mail.subject).toMatch(/^Приглашение в Pledgewatch/);
+    expect(mail.text).toContain('новая учётная запись не создана');
+    expect(mail.token).toBeUndefined();
+    // The other organisation's account is untouched.
+    expect((await me(elsewhere.token)).json().user.organisation.id).toBe(elsewhere.organisationId);
+  });
+
+  it('a member of the admin’s own organisation is a visible conflict', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const colleague = await createSignedInUser(app, { organisationId: admin.organisationId });
+    const again = await post(
+      '/api/v1/users',
+      { email: colleague.email, fullName: 'Коллега', role: 'analyst' },
+      admin.token,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json().fieldErrors).toEqual([
+      { field: 'email', message: 'Пользователь с таким e-mail уже есть в вашей организации' },
+    ]);
+  });
+
+  it('limits invitations per admin with 429', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    await app.db.query(
+      `INSERT INTO auth_attempts (kind, key, succeeded) SELECT 'invite', $1, true FROM generate_series(1, 30)`,
+      [`user:${admin.id}`],
+    );
+    const blocked = await post(
+      '/api/v1/users',
+      { email: uniqueEmail('one-too-many'), fullName: 'X', role: 'viewer' },
+      admin.token,
+    );
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('only admins manage members', async () => {

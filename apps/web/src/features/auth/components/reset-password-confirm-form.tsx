@@ -65,7 +65,7 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
           autoComplete="new-password"
           autoFocus
           error={Boolean(errors.new_password)}
-          helperText={errors.new_password?.message}
+          helperText={errors.new_password?.message ?? texts.common.passwordRules}
         />
         <TextField
           {...register('confirm_password')}

@@ -67,7 +67,7 @@ export function PasswordForm() {
             type="password"
             autoComplete="new-password"
             error={Boolean(errors.new_password)}
-            helperText={errors.new_password?.message}
+            helperText={errors.new_password?.message ?? texts.common.passwordRules}
           />
           <TextField
             {...register('confirm_password')}

@@ -1,9 +1,11 @@
-import { API, type InviteUserBody, type Member } from '@pledgewatch/contract';
+import { API, type InviteUserBody, type MessageResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 
-export const inviteUser = (body: InviteUserBody): Promise<Member> => api.post<Member>(API.members, body);
+/** The answer is the same whether or not the address has an account elsewhere (no enumeration). */
+export const inviteUser = (body: InviteUserBody): Promise<MessageResponse> =>
+  api.post<MessageResponse>(API.members, body);
 
 export const useInviteUser = (config?: MutationConfig<typeof inviteUser>) => {
   const queryClient = useQueryClient();
