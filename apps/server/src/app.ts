@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { ErrorResponse } from '@pledgewatch/contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -9,7 +10,8 @@ import {
 } from 'fastify-type-provider-zod';
 import { type AppConfig, fastifyTrustProxy } from './config/env.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
-import { readBuildId } from './lib/build-info.ts';
+import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
+import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { checksRoutes } from './modules/checks/checks.routes.ts';
@@ -25,8 +27,10 @@ import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
+import inputGuardPlugin from './plugins/input-guard.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import mailerPlugin from './plugins/mailer.ts';
+import securityHeadersPlugin from './plugins/security-headers.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import webPlugin from './plugins/web.ts';
 
@@ -97,10 +101,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     if (body.statusCode === 401) {
       reply.header('www-authenticate', 'Bearer');
+      // The seed's rule: a 401 clears the token. The cookie is HttpOnly, so the server clears it.
+      if (hasSessionCookie(request)) {
+        clearSessionCookie(request, reply);
+      }
     }
     return reply.code(body.statusCode).send(body);
   });
 
+  // First, so their hooks run for every request, also those that end in an error or a 404.
+  await app.register(securityHeadersPlugin);
+  await app.register(cookie);
+  await app.register(inputGuardPlugin);
   await app.register(formbody);
   await app.register(mailerPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   await app.register(dbPlugin, {
@@ -112,10 +124,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     work: options.runWorkers ?? config.runWorkers,
   });
-  await app.register(authPlugin, { sessionTtl: config.sessionTtl });
+  await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl });
   await app.register(swaggerPlugin);
 
-  const buildId = readBuildId(config.webDist);
+  const build = readBuildId(config.webDist);
+  // The commit stays in the log; the unauthenticated build check only needs something that changes.
+  app.log.info({ build }, 'web build');
+  const buildId = opaqueBuildId(build);
   await app.register(
     async (api) => {
       await api.register(buildRoutes, { prefix: '/build', buildId });

@@ -4,13 +4,16 @@ import { loadConfig } from './config/env.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
+import { findOutboxMails } from './modules/mail/mail.queries.ts';
 import { createOrganisation, createUserAccount } from './modules/organisations/organisations.service.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
   migrate                                   apply pending database migrations
   create-organisation --name "Банк"         prints the new organisation id
   create-user --organisation <id> --email <e-mail> --name "Имя" --password <password>
-              [--role admin|analyst|viewer] [--staff]`;
+              [--role admin|analyst|viewer] [--staff]
+  last-mail --email <e-mail>                prints the newest mail to the address, links included
+                                            (the staff outbox view hides their tokens)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -25,7 +28,7 @@ const { positionals, values } = parseArgs({
 });
 
 const command = positionals[0];
-if (!command || !['migrate', 'create-organisation', 'create-user'].includes(command)) {
+if (!command || !['migrate', 'create-organisation', 'create-user', 'last-mail'].includes(command)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -43,6 +46,16 @@ try {
       throw new Error('--name is required');
     }
     console.log(await createOrganisation(pool, values.name));
+  } else if (command === 'last-mail') {
+    // Whoever runs the CLI already has the database; without SMTP this is how a local run follows a link.
+    if (!values.email) {
+      throw new Error('--email is required');
+    }
+    const mail = (await findOutboxMails(pool, { to: values.email, limit: 1, offset: 0 })).items[0];
+    if (!mail) {
+      throw new Error(`no mail to ${values.email}`);
+    }
+    console.log(`To: ${mail.to_address}\nSubject: ${mail.subject}\n\n${mail.text_body}`);
   } else {
     const { organisation, email, name, password, role, staff } = values;
     if (!organisation || !email || !name || !password) {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isoDateTime } from './common.ts';
 
 /** `GET /api/v1/build/info` answers with the build identifier itself, a JSON string. */
-export const buildInfoResponseSchema = z.string().describe('Идентификатор сборки: коммит и время сборки');
+export const buildInfoResponseSchema = z
+  .string()
+  .describe('Непрозрачный идентификатор сборки: меняется с каждой сборкой, коммит не раскрывает');
 
 export const MAIL_STATUSES = ['queued', 'sent', 'stored', 'failed'] as const;
 export const outboxMailSchema = z.object({

@@ -10,6 +10,11 @@ export const ERRORS = {
   UNSUPPORTED_GRANT_TYPE: { status: 400, message: 'Поддерживается только grant_type=password' },
   ACCOUNT_DISABLED: { status: 403, message: 'Учётная запись отключена. Обратитесь к администратору' },
   FORBIDDEN: { status: 403, message: 'Недостаточно прав для этого действия' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    message:
+      'Запрос отклонён: он отправлен не со страницы Pledgewatch. Обновите страницу и повторите действие',
+  },
   NOT_FOUND: { status: 404, message: 'Не найдено' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Такого адреса API нет' },
   CONFLICT: { status: 409, message: 'Конфликт с текущим состоянием данных' },
@@ -23,6 +28,10 @@ export const ERRORS = {
   CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
   DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
   DATASET_FORMAT: { status: 422, message: 'Не удалось прочитать файл: нужен CSV (UTF-8) или JSON' },
+  INVALID_CHARACTERS: {
+    status: 422,
+    message: 'Запрос содержит недопустимый символ (NUL, код 0). Уберите его и повторите попытку',
+  },
   INTERNAL: { status: 500, message: 'Внутренняя ошибка сервера. Повторите попытку позже' },
   ITEM_NOT_FOUND: { status: 404, message: 'Объект мониторинга не найден' },
   UPLOAD_NOT_FOUND: { status: 404, message: 'Загрузка не найдена' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,3 +17,10 @@ export function readBuildId(webDist: string): string {
   }
   return `dev-${new Date().toISOString()}`;
 }
+
+/**
+ * What `GET /api/v1/build/info` answers without sign-in: a digest of the build identifier. It changes
+ * with every build, so open tabs still notice a deployment, but it does not reveal the commit.
+ */
+export const opaqueBuildId = (build: string): string =>
+  createHash('sha256').update(build).digest('hex').slice(0, 16);

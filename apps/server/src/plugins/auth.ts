@@ -2,6 +2,8 @@ import type { Role } from '@pledgewatch/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
+import { requestSite, UNSAFE_METHODS } from '../lib/same-origin.ts';
+import { AUTH_COOKIE, setSessionCookie } from '../lib/session-cookie.ts';
 import { authenticateToken } from '../modules/auth/auth.service.ts';
 
 /** Who is calling: always taken from the session, never from the request body. */
@@ -26,19 +28,18 @@ declare module 'fastify' {
   }
 }
 
-/** Bearer header first; the `auth_token` cookie is accepted for plain downloads (links cannot set headers). */
-export function readToken(request: FastifyRequest): string | null {
+/**
+ * The Bearer header (API clients) first, else the HttpOnly `auth_token` cookie the server set at
+ * sign-in (the web app and plain download links).
+ */
+export function readToken(request: FastifyRequest): { token: string; source: 'bearer' | 'cookie' } | null {
   const header = request.headers.authorization;
   if (header) {
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    return match?.[1]?.trim() || null;
+    const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+    return token ? { token, source: 'bearer' } : null;
   }
-  if (request.method === 'GET') {
-    const cookie = request.headers.cookie ?? '';
-    const match = /(?:^|;\s*)auth_token=([^;]+)/.exec(cookie);
-    return match?.[1] ? decodeURIComponent(match[1]) : null;
-  }
-  return null;
+  const cookie = request.cookies?.[AUTH_COOKIE];
+  return cookie ? { token: cookie, source: 'cookie' } : null;
 }
 
 export const requireAuth = (request: FastifyRequest): AuthContext => {
@@ -48,18 +49,35 @@ export const requireAuth = (request: FastifyRequest): AuthContext => {
   return request.auth;
 };
 
-export default fp<{ sessionTtl: number }>(
+export default fp<{ sessionTtl: number; appUrl: string }>(
   async (fastify, options) => {
     fastify.decorateRequest('auth', null);
 
-    fastify.decorate('authenticate', async (request: FastifyRequest) => {
-      const token = readToken(request);
-      if (!token) {
+    fastify.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      const found = readToken(request);
+      if (!found) {
         throw new AppError('UNAUTHORIZED');
       }
-      const auth = await authenticateToken({ db: fastify.db, token, sessionTtl: options.sessionTtl });
+      // A cookie goes along with any request the browser makes, also one a foreign page triggers:
+      // a cookie-authenticated write must come from our own pages (CSRF). Bearer callers are unaffected.
+      if (
+        found.source === 'cookie' &&
+        UNSAFE_METHODS.has(request.method) &&
+        requestSite(request, options.appUrl) !== 'same-origin'
+      ) {
+        throw new AppError('CROSS_SITE_REQUEST');
+      }
+      const auth = await authenticateToken({
+        db: fastify.db,
+        token: found.token,
+        sessionTtl: options.sessionTtl,
+      });
       if (!auth) {
         throw new AppError('UNAUTHORIZED', { message: 'Сеанс истёк или завершён. Войдите снова' });
+      }
+      if (found.source === 'cookie') {
+        // The session slides with use; the cookie's lifetime follows it.
+        setSessionCookie(request, reply, found.token, options.sessionTtl);
       }
       request.auth = auth;
     });
@@ -76,5 +94,5 @@ export default fp<{ sessionTtl: number }>(
       }
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['db', '@fastify/cookie'] },
 );

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { opaqueBuildId } from '../lib/build-info.ts';
 import { buildTestApp } from '../testing/test-app.ts';
 import { applyServerTheme } from './web.ts';
 
@@ -44,7 +45,9 @@ describe('web app serving', () => {
 
   it('reports the build written by the web build', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/v1/build/info' });
-    expect(response.json()).toBe('abc123-2026-01-01T00:00:00Z');
+    // Opaque: the unauthenticated build check does not reveal the commit (docs/security.md).
+    expect(response.json()).toBe(opaqueBuildId('abc123-2026-01-01T00:00:00Z'));
+    expect(response.body).not.toContain('abc123');
   });
 
   it('answers a missing asset with a plain 404', async () => {

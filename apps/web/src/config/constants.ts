@@ -1,13 +1,12 @@
 /** Platform constants from the seed spec (section 9). Change them here only. */
 
+/** Set, refreshed and cleared by the server only (HttpOnly); the page never sees the token. */
 export const AUTH_COOKIE = 'auth_token';
 export const THEME_COOKIE = 'theme';
 export const SERVER_THEME_COOKIE = 'serverTheme';
 export const WINDOW_WIDTH_COOKIE = 'windowWidth';
 export const WINDOW_HEIGHT_COOKIE = 'windowHeight';
 
-/** Auth cookie lifetime; the server decides when the session really ends. */
-export const AUTH_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 export const PREFERENCE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 export const DEFAULT_WINDOW_WIDTH = 1400;

@@ -1,7 +1,7 @@
 import { errorResponseSchema } from '@pledgewatch/contract';
 import { getAuthHref, paths } from '@/config/paths';
 import { texts } from '@/config/texts';
-import { clearAuthToken, getAuthToken } from './auth-token';
+import { markSessionEnded } from './auth-token';
 
 export type FieldError = { field: string; message: string };
 
@@ -81,7 +81,8 @@ async function readError(response: Response): Promise<ApiError> {
 }
 
 function handleUnauthorized(): void {
-  clearAuthToken();
+  // The server's 401 answer has already cleared the HttpOnly cookie.
+  markSessionEnded();
   const { pathname, search } = window.location;
   // A failed sign-in is a 401 too; the sign-in screen shows it instead of navigating to itself.
   if (pathname !== paths.auth.path) {
@@ -90,11 +91,8 @@ function handleUnauthorized(): void {
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  // No Authorization header: the HttpOnly session cookie goes along with every same-origin request.
   const headers = new Headers({ Accept: 'application/json' });
-  const token = getAuthToken();
-  if (token) {
-    headers.set('Authorization', `Bearer ${token}`);
-  }
   let body: BodyInit | undefined;
   if (options.form) {
     headers.set('Content-Type', 'application/x-www-form-urlencoded');
@@ -155,17 +153,13 @@ export type UploadOptions = {
 
 /**
  * A multipart upload through XMLHttpRequest, the only browser API that reports upload progress.
- * Same token, 401 handling and error shape as every other call.
+ * Same session cookie, 401 handling and error shape as every other call.
  */
 function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl(path, options.query));
     xhr.setRequestHeader('Accept', 'application/json');
-    const token = getAuthToken();
-    if (token) {
-      xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    }
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) {
         options.onProgress?.(event.loaded, event.total);
@@ -209,7 +203,7 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
 /** A same-origin URL with query parameters, for plain download links (the auth cookie goes along). */
 export const apiUrl = (path: string, query?: Record<string, QueryValue>): string => buildUrl(path, query);
 
-/** The one HTTP client: bearer token, JSON, errors as ApiError, body unwrapped. */
+/** The one HTTP client: session cookie, JSON, errors as ApiError, body unwrapped. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'form'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>

@@ -1,7 +1,7 @@
 import { API, type MeResponse, type TokenResponse, type User } from '@pledgewatch/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
-import { clearAuthToken, getAuthToken, setAuthToken } from './auth-token';
+import { markSessionEnded, markSignedIn, mayHaveSession } from './auth-token';
 
 /** The signed-in user lives in lib (not a feature) because the layout and every feature need it. */
 export const getMe = (): Promise<MeResponse> => api.get<MeResponse>(API.me);
@@ -14,8 +14,18 @@ export const meQueryOptions = () =>
   });
 
 export function useUser(): User | undefined {
-  // Without a token (just signed out) a refetch could only answer 401, so do not ask.
-  return useQuery({ ...meQueryOptions(), enabled: getAuthToken() !== null }).data?.user;
+  // Just signed out: a refetch could only answer 401, so do not ask.
+  return useQuery({ ...meQueryOptions(), enabled: mayHaveSession() }).data?.user;
+}
+
+/**
+ * Starts a route's data with its code once the current user is known (the layout asks for it at the
+ * same time; the request is shared). Without a session nothing more is asked: the layout redirects.
+ */
+export function prefetchWhenSignedIn(queryClient: QueryClient, prefetch: () => Promise<unknown>): void {
+  if (mayHaveSession()) {
+    void queryClient.ensureQueryData(meQueryOptions()).then(prefetch, () => undefined);
+  }
 }
 
 export type LoginInput = { username: string; password: string };
@@ -30,7 +40,8 @@ export async function login({ username, password }: LoginInput): Promise<TokenRe
     client_id: '',
     client_secret: '',
   });
-  setAuthToken(token.access_token);
+  // The server set the HttpOnly session cookie; the token in the body is for API clients and is not kept.
+  markSignedIn();
   return token;
 }
 
@@ -50,7 +61,7 @@ export async function logout(): Promise<void> {
     await api.delete<unknown>(API.logout);
   } finally {
     // Signing out locally must work even if the server is unreachable or the session already ended.
-    clearAuthToken();
+    markSessionEnded();
   }
 }
 

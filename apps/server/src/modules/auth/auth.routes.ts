@@ -7,7 +7,10 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../../config/env.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { clientInfo, errors } from '../../lib/http.ts';
+import { requestSite } from '../../lib/same-origin.ts';
+import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { getCurrentUser } from '../users/users.service.ts';
 import { login, logout } from './auth.service.ts';
@@ -26,8 +29,15 @@ export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
         body: loginBodySchema,
         response: { 200: tokenResponseSchema, ...errors(400, 401, 403, 422, 429) },
       },
+      // Login CSRF: a foreign page must not sign the browser into someone else's account. API
+      // clients send no Origin and are unaffected.
+      onRequest: async (request) => {
+        if (requestSite(request, config.appUrl) === 'cross-site') {
+          throw new AppError('CROSS_SITE_REQUEST');
+        }
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { token } = await login({
         db: fastify.db,
         config,
@@ -35,6 +45,8 @@ export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
         password: request.body.password,
         ...clientInfo(request),
       });
+      // The web app relies on the HttpOnly cookie; the body keeps the OAuth2 answer for API clients.
+      setSessionCookie(request, reply, token, config.sessionTtl);
       return { access_token: token, token_type: 'bearer' as const };
     },
   );
@@ -46,11 +58,12 @@ export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
       schema: {
         tags: ['auth'],
         summary: 'Выход: текущий токен перестаёт действовать',
-        response: { 200: messageResponseSchema, ...errors(401) },
+        response: { 200: messageResponseSchema, ...errors(401, 403) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await logout({ db: fastify.db, auth: requireAuth(request) });
+      clearSessionCookie(request, reply);
       return { message: 'Вы вышли из системы' };
     },
   );

@@ -28,7 +28,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, isAppError } from '../../lib/app-error.ts';
 import { errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { findEvents, getItemFindings, markEventsRead } from './events/events.service.ts';
@@ -105,7 +105,10 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       let file: Awaited<ReturnType<typeof request.file>>;
       try {
         file = request.isMultipart() ? await request.file() : undefined;
-      } catch {
+      } catch (error) {
+        if (isAppError(error)) {
+          throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
+        }
         throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
       }
       if (!file) {

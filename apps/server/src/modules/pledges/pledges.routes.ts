@@ -21,7 +21,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, isAppError } from '../../lib/app-error.ts';
 import { errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { attachment, contentTypeOf } from '../uploads/upload-files.ts';
@@ -54,7 +54,10 @@ async function fileOf(request: FastifyRequest) {
     if (file) {
       return file;
     }
-  } catch {
+  } catch (error) {
+    if (isAppError(error)) {
+      throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
+    }
     // a broken multipart body is the same as no file for the user
   }
   throw new AppError('UPLOAD_NO_FILE');

@@ -14,7 +14,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, isAppError } from '../../lib/app-error.ts';
 import { errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { attachment, contentTypeOf } from './upload-files.ts';
@@ -58,7 +58,10 @@ export const uploadRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       let file: Awaited<ReturnType<typeof request.file>>;
       try {
         file = request.isMultipart() ? await request.file() : undefined;
-      } catch {
+      } catch (error) {
+        if (isAppError(error)) {
+          throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
+        }
         throw new AppError('UPLOAD_NO_FILE');
       }
       if (!file) {

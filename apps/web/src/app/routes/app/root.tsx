@@ -6,7 +6,7 @@ import { getAuthHref, paths } from '@/config/paths';
 import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
-import { getAuthToken } from '@/lib/auth-token';
+import { mayHaveSession } from '@/lib/auth-token';
 
 /** Every default-layout screen needs a signed-in user; the user is loaded before the layout renders. */
 export const clientLoader =
@@ -14,7 +14,7 @@ export const clientLoader =
   async ({ request }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
     const authHref = getAuthHref(`${url.pathname}${url.search}`);
-    if (!getAuthToken()) {
+    if (!mayHaveSession()) {
       throw redirect(authHref);
     }
     try {

@@ -20,15 +20,12 @@ import { ProfileNameForm } from '@/features/settings/components/profile-name-for
 import { SessionsList } from '@/features/settings/components/sessions-list';
 import { UsersTable } from '@/features/users/components/users-table';
 import { getErrorMessage } from '@/lib/api-client';
-import { useUser } from '@/lib/auth';
-import { getAuthToken } from '@/lib/auth-token';
+import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 
 export const clientLoader = (queryClient: QueryClient) => async () => {
   // Start loading the profile with the route code, but let the screen show its own error. Loaders run
-  // in parallel with the layout's sign-in check, so skip it when there is no token at all.
-  if (getAuthToken()) {
-    void queryClient.prefetchQuery(profileQueryOptions());
-  }
+  // in parallel with the layout's sign-in check, so wait for the current user first.
+  prefetchWhenSignedIn(queryClient, () => queryClient.prefetchQuery(profileQueryOptions()));
   return null;
 };
 

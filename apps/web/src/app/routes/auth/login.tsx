@@ -2,13 +2,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect, useNavigate, useSearchParams } from 'react-router';
 import { REDIRECT_PARAM, safeRedirectTarget } from '@/config/paths';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { getAuthToken } from '@/lib/auth-token';
+import { meQueryOptions } from '@/lib/auth';
+import { mayHaveSession } from '@/lib/auth-token';
 
-/** Already signed in: skip the form. A stale token is caught by the next screen's 401. */
+/** Already signed in in this tab: skip the form. A stale session is caught by the next screen's 401. */
 export const clientLoader =
-  (_queryClient: QueryClient) =>
+  (queryClient: QueryClient) =>
   ({ request }: LoaderFunctionArgs) => {
-    if (getAuthToken()) {
+    if (mayHaveSession() && queryClient.getQueryData(meQueryOptions().queryKey)) {
       throw redirect(safeRedirectTarget(new URL(request.url).searchParams.get(REDIRECT_PARAM)));
     }
     return null;

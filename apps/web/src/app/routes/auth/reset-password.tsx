@@ -4,7 +4,7 @@ import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { ResetPasswordConfirmForm } from '@/features/auth/components/reset-password-confirm-form';
 import { ResetPasswordRequestForm } from '@/features/auth/components/reset-password-request-form';
-import { clearAuthToken } from '@/lib/auth-token';
+import { markSessionEnded } from '@/lib/auth-token';
 
 /** Without ?token= the user asks for a letter; with it (the link from the letter) sets a new password. */
 export default function ResetPasswordRoute() {
@@ -19,8 +19,8 @@ export default function ResetPasswordRoute() {
     <ResetPasswordConfirmForm
       token={token}
       onSuccess={() => {
-        // A reset ends the account's sessions, so a token in this browser is no longer valid.
-        clearAuthToken();
+        // A reset ends the account's sessions, so a session cookie in this browser is no longer valid.
+        markSessionEnded();
         toast.success(texts.resetPassword.success);
         navigate(paths.auth.getHref(), { replace: true });
       }}

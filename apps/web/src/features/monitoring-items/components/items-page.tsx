@@ -23,8 +23,7 @@ import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
-import { useUser } from '@/lib/auth';
-import { getAuthToken } from '@/lib/auth-token';
+import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { type ItemStatusFilter, itemsQueryOptions, useItems } from '../api/get-items';
 import { useUpdateItem } from '../api/update-item';
@@ -40,10 +39,8 @@ export const clientLoader =
   (queryClient: QueryClient) =>
   async ({ request }: LoaderFunctionArgs) => {
     // Start the first page with the route code; the screen shows its own loading and error states.
-    if (getAuthToken()) {
-      const view = parseItemsView(new URL(request.url).searchParams);
-      void queryClient.prefetchQuery(itemsQueryOptions(toItemsQuery(view)));
-    }
+    const view = parseItemsView(new URL(request.url).searchParams);
+    prefetchWhenSignedIn(queryClient, () => queryClient.prefetchQuery(itemsQueryOptions(toItemsQuery(view))));
     return null;
   };
 

@@ -15,8 +15,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Page } from '@/components/ui/page';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
-import { useUser } from '@/lib/auth';
-import { getAuthToken } from '@/lib/auth-token';
+import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { type NewsListQuery, newsQueryOptions, useNews } from '../api/get-news';
 import { useUnreadNewsCount } from '../api/get-unread-news-count';
 import { useMarkNewsRead } from '../api/mark-news-read';
@@ -35,9 +34,8 @@ const queryFrom = (params: URLSearchParams): NewsListQuery => {
 export const clientLoader =
   (queryClient: QueryClient) =>
   async ({ request }: { request: Request }) => {
-    if (getAuthToken()) {
-      void queryClient.prefetchQuery(newsQueryOptions(queryFrom(new URL(request.url).searchParams)));
-    }
+    const query = queryFrom(new URL(request.url).searchParams);
+    prefetchWhenSignedIn(queryClient, () => queryClient.prefetchQuery(newsQueryOptions(query)));
     return null;
   };
 

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { getAuthHref } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { ApiError, apiUrl } from '@/lib/api-client';
-import { clearAuthToken, getAuthToken } from '@/lib/auth-token';
+import { markSessionEnded } from '@/lib/auth-token';
 
 export type ReportProgress = {
   /** Bytes received so far. */
@@ -57,11 +57,10 @@ export async function downloadReport(
   query: ReportQueryInput,
   options: { signal?: AbortSignal; onProgress?: (progress: ReportProgress) => void } = {},
 ): Promise<DownloadedReport> {
-  const token = getAuthToken();
   let response: Response;
   try {
+    // The HttpOnly session cookie authorises the request.
     response = await fetch(reportUrl(query), {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
       credentials: 'same-origin',
       signal: options.signal,
     });
@@ -82,7 +81,7 @@ export async function downloadReport(
       // Not JSON: keep the generic message.
     }
     if (response.status === 401) {
-      clearAuthToken();
+      markSessionEnded();
       window.location.assign(getAuthHref(`${window.location.pathname}${window.location.search}`));
     }
     throw error;

@@ -34,8 +34,7 @@ import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
-import { useUser } from '@/lib/auth';
-import { getAuthToken } from '@/lib/auth-token';
+import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { parsePagination } from '@/lib/pagination';
 import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
@@ -59,9 +58,8 @@ function parseQuery(params: URLSearchParams): UploadsListQuery {
 export const clientLoader =
   (queryClient: QueryClient) =>
   async ({ request }: LoaderFunctionArgs) => {
-    if (getAuthToken()) {
-      void queryClient.prefetchQuery(uploadsQueryOptions(parseQuery(new URL(request.url).searchParams)));
-    }
+    const query = parseQuery(new URL(request.url).searchParams);
+    prefetchWhenSignedIn(queryClient, () => queryClient.prefetchQuery(uploadsQueryOptions(query)));
     return null;
   };
 
