@@ -58,7 +58,9 @@ export class XmlTextCap {
           const char = chunk.charCodeAt(cut++);
           this.entity = char === 59 ? -1 : this.entity + 1; // ;
         }
-        out += chunk.slice(position, cut);
+        // Entities make the kept markup decode shorter than it is: a filler run makes sure the
+        // reader still sees a value over the cap.
+        out += chunk.slice(position, cut) + (this.textLength < this.maxText ? '…'.repeat(this.maxText) : '');
         this.textLength = this.maxText;
       }
       position = end;
