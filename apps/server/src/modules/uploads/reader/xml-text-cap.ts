@@ -15,6 +15,8 @@ export class XmlTextCap {
   private inMarkup = false;
   private markupLength = 0;
   private textLength = 0;
+  /** The current text run was cut (its filler emitted). */
+  private cut = false;
   /** Inside an entity (`&…;`) of the emitted text, with its length so far; -1 when not. */
   private entity = -1;
 
@@ -39,6 +41,7 @@ export class XmlTextCap {
         if (close !== -1) {
           this.inMarkup = false;
           this.textLength = 0;
+          this.cut = false;
           this.entity = -1;
         }
         continue;
@@ -60,7 +63,8 @@ export class XmlTextCap {
         }
         // Entities make the kept markup decode shorter than it is: a filler run makes sure the
         // reader still sees a value over the cap.
-        out += chunk.slice(position, cut) + (this.textLength < this.maxText ? '…'.repeat(this.maxText) : '');
+        out += chunk.slice(position, cut) + (this.cut ? '' : '…'.repeat(this.maxText));
+        this.cut = true;
         this.textLength = this.maxText;
       }
       position = end;
