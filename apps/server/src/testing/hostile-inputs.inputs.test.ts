@@ -554,6 +554,46 @@ describe('hostile files: read, bad rows refused with their reason', () => {
     expect(errors[1]!.values.label).toBe(`&${'Ж'.repeat(499)}…`);
   });
 
+  it('a 50 000-row file: validated while other requests keep answering fast', async () => {
+    const user = await createSignedInUser(app);
+    const rows = Array.from({ length: 50_000 }, (_, i) => `${i % 2 ? VIN_A : VIN_B};Метка ${i}`);
+    const { detail } = await responsive(() =>
+      acceptAndValidate(user, 'many.csv', `VIN;Метка\r\n${rows.join('\r\n')}`),
+    );
+    expect(detail).toMatchObject({
+      status: 'validated',
+      counts: { rows: 50_000, accepted: 2, duplicates: 49_998 },
+    });
+    expect(await written(user.organisationId)).toEqual(NOTHING);
+  });
+
+  it('an error row stored before the caps (a 20 MB value): the migration clips it, the detail works', async () => {
+    const user = await createSignedInUser(app);
+    const { id } = await acceptAndValidate(user, 'old.csv', `VIN;Метка\r\n${VIN_A};ok\r\nплохой;x\r\n`);
+    await app.db.query(
+      'UPDATE upload_errors SET raw = ARRAY[$2, repeat($3, 20000000)] WHERE upload_id = $1',
+      [id, 'плохой', 'ы'],
+    );
+    // Reading such a row stalls the pg client's array parser for seconds: the migration clips it.
+    const migration = await readFile(
+      new URL('../db/migrations/0013_clip_upload_error_raw.sql', import.meta.url),
+      'utf8',
+    );
+    await app.db.query(migration);
+    const { rows } = await app.db.query('SELECT raw FROM upload_errors WHERE upload_id = $1', [id]);
+    expect(rows).toEqual([{ raw: ['плохой', `${'ы'.repeat(500)}…`] }]);
+    const detail = await responsive(() => call('GET', `${UPLOADS}/${id}`, user));
+    expect(detail.status).toBe(200);
+    expect(detail.json.errors).toEqual([
+      expect.objectContaining({
+        values: expect.objectContaining({ vin: 'плохой', documentType: `${'ы'.repeat(500)}…` }),
+      }),
+    ]);
+    const file = await responsive(() => call('GET', `${UPLOADS}/${id}/errors?format=csv`, user));
+    expect(file.status).toBe(200);
+    expect(file.text).toContain(`${'ы'.repeat(500)}…`);
+  });
+
   it('a NUL byte in a CSV cell past the sniffed head: that row refused, the others read', async () => {
     const user = await createSignedInUser(app);
     const padding = Array.from({ length: 300 }, () => `${VIN_B};${'x'.repeat(30)}`).join('\r\n');
