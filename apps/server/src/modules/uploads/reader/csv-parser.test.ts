@@ -118,7 +118,7 @@ describe('CsvParser', () => {
 
   it('parses a big file in linear time (no rescans of a pending record)', () => {
     const line = `${'x'.repeat(20)};"${'y'.repeat(20)}";z\r\n`;
-    const text = line.repeat(200_000) + `"${'q'.repeat(20_000_000)}"\r\n`;
+    const text = `${line.repeat(200_000)}"${'q'.repeat(20_000_000)}"\r\n`;
     const started = performance.now();
     const records = parse(text, [65_536]);
     expect(records).toHaveLength(200_001);

@@ -227,6 +227,10 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
             break;
           case 'c':
             cellColumn = attributes.r ? columnIndex(attributes.r) : values.length;
+            if (cellColumn < 0) {
+              // A reference without column letters: the next column, as Excel reads it.
+              cellColumn = values.length;
+            }
             cellType = attributes.t ?? 'n';
             cellText = '';
             break;
