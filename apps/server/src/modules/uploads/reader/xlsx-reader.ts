@@ -11,7 +11,12 @@ export interface XlsxLimits {
   maxEntries?: number;
   /** Shared strings are held in memory: their XML may not exceed this. */
   maxSharedStringsBytes?: number;
+  /** …nor their number this (each is cut at MAX_CELL_CHARS + 1 characters). */
+  maxSharedStrings?: number;
 }
+
+const TOO_MANY_STRINGS_MESSAGE =
+  'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз';
 
 const BOMB_MESSAGE =
   'Файл XLSX распаковывается в недопустимо большой объём (похоже на «zip-бомбу»): загрузка отклонена';
@@ -163,10 +168,9 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
     const sharedEntry = entries.get('xl/sharedStrings.xml');
     if (sharedEntry) {
       if (sharedEntry.uncompressedSize > (limits.maxSharedStringsBytes ?? 256 * 1024 * 1024)) {
-        throw new UploadFileError(
-          'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз',
-        );
+        throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
       }
+      const maxStrings = limits.maxSharedStrings ?? 5_000_000;
       await parseEntry(zip, sharedEntry, (parser) => {
         let current: string | null = null;
         let inText = false;
@@ -188,6 +192,9 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
         });
         parser.on('closetag', (tag) => {
           if (tag.name === 'si') {
+            if (shared.length >= maxStrings) {
+              throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
+            }
             shared.push(current ?? '');
             current = null;
           } else if (tag.name === 'rPh') {
