@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: pure packages, the web app's pure modules, and the server's unit + API tests.
+ * Projects: pure packages, the web app's pure modules, the server's unit + API tests, and the
+ * server's hostile-input corpus (`inputs`, run by `npm run test:inputs`).
  * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
  */
 export default defineConfig({
@@ -24,9 +25,21 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'apps/server/src/**/*.inputs.test.ts'],
           globalSetup: ['apps/server/src/testing/global-setup.ts'],
           pool: 'forks',
           testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The hostile-input corpus (`npm run test:inputs`): big generated files, run on its own.
+        test: {
+          name: 'inputs',
+          include: ['apps/server/src/**/*.inputs.test.ts'],
+          globalSetup: ['apps/server/src/testing/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },

@@ -1,15 +1,16 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
-import type { HeaderMap, UploadKindHandler } from './kinds/upload-kind.ts';
+import type { HeaderMap, RowProblem, UploadKindHandler } from './kinds/upload-kind.ts';
 import { mapHeader } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { openRowSource } from './reader/open-row-source.ts';
-import type { FileRow, RowSource } from './reader/row-source.ts';
+import { type FileRow, MAX_CELL_CHARS, MAX_COLUMNS, type RowSource } from './reader/row-source.ts';
 import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
 import {
   countStagedRows,
@@ -22,6 +23,18 @@ import {
 
 /** Rows between two progress updates of the upload row. */
 export const PROGRESS_EVERY = 5000;
+/** Rows between two turns given back to the event loop, so a big file never stalls other requests. */
+const YIELD_EVERY = 500;
+/** Blank lines before the header a file may have (a file of blank lines is not read to its end). */
+const MAX_BLANK_BEFORE_HEADER = 1000;
+/** What upload_errors keeps of each value: enough to recognise it, never a whole hostile cell. */
+export const RAW_VALUE_CHARS = 500;
+
+/** A value as the error rows keep it: at most RAW_VALUE_CHARS characters, and never a NUL. */
+export const clipRawValue = (value: string) => {
+  const clean = value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+  return clean.length > RAW_VALUE_CHARS ? `${clean.slice(0, RAW_VALUE_CHARS)}…` : clean;
+};
 
 export const VALIDATE_FAILED_MESSAGE =
   'Не удалось проверить файл из-за внутренней ошибки. Загрузите файл ещё раз';
@@ -48,11 +61,21 @@ export async function readHeader(
   handler: UploadKindHandler,
   rows: AsyncGenerator<FileRow>,
 ): Promise<HeaderMap> {
+  let blank = 0;
   // next() rather than for-await: leaving a for-await loop would close the generator for the caller.
   for (let next = await rows.next(); !next.done; next = await rows.next()) {
     const row = next.value;
-    if (isBlank(row.values)) {
+    if (isBlank(row.values) && !row.extraCells) {
+      if (++blank > MAX_BLANK_BEFORE_HEADER) {
+        break;
+      }
       continue;
+    }
+    if (row.extraCells) {
+      throw new UploadFileError(
+        `В строке заголовков больше ${MAX_COLUMNS} столбцов (в шаблоне их ${handler.columns.length}): ` +
+          'удалите лишние столбцы или скачайте шаблон',
+      );
     }
     const header = mapHeader(handler, row.values);
     if (header) {
@@ -65,7 +88,43 @@ export async function readHeader(
     }
     throw new UploadFileError(handler.missingHeaderMessage);
   }
+  if (blank > MAX_BLANK_BEFORE_HEADER) {
+    throw new UploadFileError(
+      `В начале файла больше ${MAX_BLANK_BEFORE_HEADER} пустых строк: первой строкой должны быть заголовки. ${handler.missingHeaderMessage}`,
+    );
+  }
   throw new UploadFileError('Файл пустой: в нём нет ни одной строки');
+}
+
+/**
+ * What the reader knows about a row before the kind's rules see it: a cell cut at MAX_CELL_CHARS
+ * and a NUL (PostgreSQL text cannot hold one) each refuse the row with a message naming the column.
+ */
+function cellProblems(
+  handler: UploadKindHandler,
+  indexes: readonly number[],
+  row: FileRow,
+  values: Readonly<Record<string, string>>,
+): RowProblem[] {
+  const problems: RowProblem[] = [];
+  handler.columns.forEach((column, i) => {
+    const index = indexes[i]!;
+    if (index < 0) {
+      return;
+    }
+    if (row.longCells?.has(index)) {
+      problems.push({
+        field: column.field,
+        message: `Значение в столбце «${column.title}» длиннее ${MAX_CELL_CHARS} символов`,
+      });
+    } else if (values[column.field]!.includes('\0')) {
+      problems.push({
+        field: column.field,
+        message: `Значение в столбце «${column.title}» содержит недопустимый нулевой символ (NUL)`,
+      });
+    }
+  });
+  return problems;
 }
 
 /** Opens the file and checks its format and header, for the synchronous answer to an upload. */
@@ -146,7 +205,11 @@ export async function validateUpload(
     const indexes = fields.map((field) => header.indexOf.get(field) ?? -1);
     let total = 0;
     let rejected = 0;
+    let read = 0;
     for await (const row of rows) {
+      if (++read % YIELD_EVERY === 0) {
+        await nextTurn();
+      }
       if (isBlank(row.values)) {
         continue;
       }
@@ -156,7 +219,9 @@ export async function validateUpload(
         const index = indexes[i]!;
         values[fields[i]!] = index >= 0 ? (row.values[index] ?? '') : '';
       }
-      const check = handler.validateRow(values);
+      const problems = cellProblems(handler, indexes, row, values);
+      const check: ReturnType<UploadKindHandler['validateRow']> =
+        problems.length > 0 ? { ok: false, problems } : handler.validateRow(values);
       const rowNumber = String(row.rowNumber);
       if (check.ok) {
         await staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
@@ -167,7 +232,7 @@ export async function validateUpload(
           rowNumber,
           check.problems[0]?.field ?? null,
           check.problems.map((problem) => problem.message).join('; '),
-          arrayLiteral(fields.map((field) => values[field] ?? '')),
+          arrayLiteral(fields.map((field) => clipRawValue(values[field] ?? ''))),
         ]);
       }
       if (total % PROGRESS_EVERY === 0) {

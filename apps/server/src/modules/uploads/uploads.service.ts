@@ -26,7 +26,7 @@ import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { isUploadFileError } from './reader/upload-file-error.ts';
 import { tableFile } from './upload-files.ts';
-import { discardUploadWork, inspectUploadFile, uploadFilePath } from './upload-pipeline.ts';
+import { clipRawValue, discardUploadWork, inspectUploadFile, uploadFilePath } from './upload-pipeline.ts';
 import {
   findUploadErrors,
   findUploads as findUploadRows,
@@ -82,7 +82,9 @@ function toErrorRow(kind: UploadKind, row: UploadErrorDbRow): UploadErrorRow {
     rowNumber: row.row_number,
     field: row.field,
     message: row.message,
-    values: Object.fromEntries(columns.map((column, index) => [column.field, row.raw[index] ?? ''])),
+    values: Object.fromEntries(
+      columns.map((column, index) => [column.field, clipRawValue(row.raw[index] ?? '')]),
+    ),
   };
 }
 
@@ -93,6 +95,9 @@ async function requireUpload(db: pg.Pool | pg.PoolClient, auth: AuthContext, id:
   }
   return upload;
 }
+
+const stripControl = (text: string) =>
+  [...text].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f).join('');
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} МБ`;
 
@@ -114,7 +119,8 @@ export async function createUpload(options: {
   const handler = uploadKindHandler(kind);
   const id = randomUUID();
   const filePath = uploadFilePath(config, id);
-  const fileName = options.file.fileName.trim().slice(0, 255) || 'file';
+  // Control characters (NUL above all: PostgreSQL text cannot hold it) are dropped from the name.
+  const fileName = stripControl(options.file.fileName).trim().slice(0, 255) || 'file';
   await mkdir(path.dirname(filePath), { recursive: true });
 
   const refuse = async (code: 'UPLOAD_INVALID_FILE' | 'UPLOAD_TOO_LARGE', message: string, size: number) => {
@@ -303,7 +309,7 @@ export async function uploadErrorsFile(options: {
       for (const row of batch) {
         yield [
           String(row.row_number),
-          ...handler.columns.map((_, index) => row.raw[index] ?? ''),
+          ...handler.columns.map((_, index) => clipRawValue(row.raw[index] ?? '')),
           row.message,
         ];
       }

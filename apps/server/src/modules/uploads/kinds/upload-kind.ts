@@ -97,7 +97,9 @@ export function mapHeader(handler: UploadKindHandler, header: readonly string[])
       indexOf.set(field, index);
       headers.set(field, text);
     } else {
-      ignored.push(text);
+      // Kept in the upload's details (jsonb: no NUL) and shown back: a short, clean name.
+      const name = text.replaceAll('\0', '');
+      ignored.push(name.length > 100 ? `${name.slice(0, 100)}…` : name);
     }
   });
   if (!handler.keyFields.some((field) => indexOf.has(field))) {

@@ -20,13 +20,12 @@ export function openCsv(filePath: string, head: Uint8Array, size: number): RowSo
     let rowNumber = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       consumed += chunk.length;
-      for (const values of parser.push(decoder.decode(chunk, { stream: true }))) {
-        yield { rowNumber: ++rowNumber, values };
+      for (const record of parser.push(decoder.decode(chunk, { stream: true }))) {
+        yield { rowNumber: ++rowNumber, ...record };
       }
     }
-    parser.push(decoder.decode());
-    for (const values of parser.end()) {
-      yield { rowNumber: ++rowNumber, values };
+    for (const record of [...parser.push(decoder.decode()), ...parser.end()]) {
+      yield { rowNumber: ++rowNumber, ...record };
     }
   }
 

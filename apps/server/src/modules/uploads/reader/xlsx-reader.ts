@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
-import type { FileRow, RowSource } from './row-source.ts';
+import { type FileRow, MAX_CELL_CHARS, MAX_COLUMNS, type RowSource } from './row-source.ts';
 import { UploadFileError } from './upload-file-error.ts';
+import { XmlTextCap } from './xml-text-cap.ts';
 
 export interface XlsxLimits {
   /** Total unpacked size of all entries. */
@@ -10,7 +11,12 @@ export interface XlsxLimits {
   maxEntries?: number;
   /** Shared strings are held in memory: their XML may not exceed this. */
   maxSharedStringsBytes?: number;
+  /** …nor their number this (each is cut at MAX_CELL_CHARS + 1 characters). */
+  maxSharedStrings?: number;
 }
+
+const TOO_MANY_STRINGS_MESSAGE =
+  'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз';
 
 const BOMB_MESSAGE =
   'Файл XLSX распаковывается в недопустимо большой объём (похоже на «zip-бомбу»): загрузка отклонена';
@@ -59,16 +65,20 @@ async function parseEntry(
   setup: (parser: SaxesParser) => void,
 ): Promise<void> {
   const parser = new SaxesParser();
+  const cap = new XmlTextCap(MAX_CELL_CHARS);
   setup(parser);
   const stream = await openEntry(zip, entry);
   stream.setEncoding('utf8');
   for await (const chunk of stream as AsyncIterable<string>) {
-    parser.write(chunk);
+    parser.write(cap.filter(chunk));
   }
   parser.close();
 }
 
-/** "BC12" → 54 (0-based column index). */
+/**
+ * "BC12" → 54 (0-based column index); MAX_COLUMNS for any column beyond the ones read, so a
+ * reference like "ZZZZZZ2" never becomes an index that rows are padded up to.
+ */
 function columnIndex(reference: string): number {
   let index = 0;
   for (let i = 0; i < reference.length; i++) {
@@ -77,9 +87,15 @@ function columnIndex(reference: string): number {
       break;
     }
     index = index * 26 + (code - 64);
+    if (index > MAX_COLUMNS) {
+      return MAX_COLUMNS;
+    }
   }
   return index - 1;
 }
+
+/** Excel's last row; a larger or malformed `r` is a damaged (or hostile) file. */
+const MAX_ROW_NUMBER = 1_048_576;
 
 /** Excel keeps long numbers as floats ("1.64301E+14"); a document number must come back whole. */
 function numberText(raw: string): string {
@@ -152,10 +168,9 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
     const sharedEntry = entries.get('xl/sharedStrings.xml');
     if (sharedEntry) {
       if (sharedEntry.uncompressedSize > (limits.maxSharedStringsBytes ?? 256 * 1024 * 1024)) {
-        throw new UploadFileError(
-          'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз',
-        );
+        throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
       }
+      const maxStrings = limits.maxSharedStrings ?? 5_000_000;
       await parseEntry(zip, sharedEntry, (parser) => {
         let current: string | null = null;
         let inText = false;
@@ -170,12 +185,16 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
           }
         });
         parser.on('text', (text) => {
-          if (inText && current !== null) {
-            current += text;
+          // Kept to one character over the cap: enough for the row to be refused as too long.
+          if (inText && current !== null && current.length <= MAX_CELL_CHARS) {
+            current += text.slice(0, MAX_CELL_CHARS + 1 - current.length);
           }
         });
         parser.on('closetag', (tag) => {
           if (tag.name === 'si') {
+            if (shared.length >= maxStrings) {
+              throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
+            }
             shared.push(current ?? '');
             current = null;
           } else if (tag.name === 'rPh') {
@@ -191,9 +210,12 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
     let sheetStream: Readable | null = null;
     async function* rows(): AsyncGenerator<FileRow> {
       const parser = new SaxesParser();
+      const cap = new XmlTextCap(MAX_CELL_CHARS);
       const ready: FileRow[] = [];
       let rowNumber = 0;
       let values: string[] = [];
+      let longCells: Map<number, number> | null = null;
+      let extraCells = 0;
       let cellColumn = 0;
       let cellType = 'n';
       let cellText = '';
@@ -203,10 +225,19 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
         switch (tag.name) {
           case 'row':
             rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
+            if (!Number.isInteger(rowNumber) || rowNumber < 1 || rowNumber > MAX_ROW_NUMBER) {
+              throw new UploadFileError('Файл XLSX повреждён: неверный номер строки в листе');
+            }
             values = [];
+            longCells = null;
+            extraCells = 0;
             break;
           case 'c':
             cellColumn = attributes.r ? columnIndex(attributes.r) : values.length;
+            if (cellColumn < 0) {
+              // A reference without column letters: the next column, as Excel reads it.
+              cellColumn = values.length;
+            }
             cellType = attributes.t ?? 'n';
             cellText = '';
             break;
@@ -217,8 +248,8 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
         }
       });
       parser.on('text', (text) => {
-        if (collecting) {
-          cellText += text;
+        if (collecting && cellText.length <= MAX_CELL_CHARS) {
+          cellText += text.slice(0, MAX_CELL_CHARS + 1 - cellText.length);
         }
       });
       parser.on('closetag', (tag) => {
@@ -236,6 +267,17 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
             } else if (cellType === 'b') {
               value = cellText === '1' ? 'ИСТИНА' : 'ЛОЖЬ';
             }
+            if (cellColumn >= MAX_COLUMNS) {
+              if (value.trim() !== '') {
+                extraCells++;
+              }
+              break;
+            }
+            if (value.length > MAX_CELL_CHARS) {
+              longCells ??= new Map();
+              longCells.set(cellColumn, value.length);
+              value = value.slice(0, MAX_CELL_CHARS);
+            }
             while (values.length < cellColumn) {
               values.push('');
             }
@@ -243,7 +285,7 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
             break;
           }
           case 'row':
-            ready.push({ rowNumber, values });
+            ready.push({ rowNumber, values, longCells, extraCells });
             break;
         }
       });
@@ -254,12 +296,15 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
       const decoder = new TextDecoder('utf-8');
       try {
         for await (const chunk of sheetStream as AsyncIterable<Buffer>) {
-          parser.write(decoder.decode(chunk, { stream: true }));
+          parser.write(cap.filter(decoder.decode(chunk, { stream: true })));
           if (ready.length > 0) {
             yield* ready.splice(0);
           }
         }
       } catch (error) {
+        if (error instanceof UploadFileError) {
+          throw error;
+        }
         if (error instanceof Error && /too many bytes|uncompressed size/i.test(error.message)) {
           throw new UploadFileError(BOMB_MESSAGE);
         }
