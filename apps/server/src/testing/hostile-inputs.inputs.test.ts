@@ -618,9 +618,18 @@ describe('hostile files: read, bad rows refused with their reason', () => {
     await expectRefused(user, answer, 422, /Файл XLSX повреждён/);
   });
 
-  it('a NUL and control characters in the file name: dropped, the upload accepted', async () => {
+  it('a NUL in the file name: refused at the edge like every other field, nothing written', async () => {
     const user = await createSignedInUser(app);
-    const answer = await responsive(() => sendFile(user, 'port\u0000fo\u0007lio.csv', `VIN\r\n${VIN_A}\r\n`));
+    const answer = await responsive(() => sendFile(user, 'port\u0000folio.csv', `VIN\r\n${VIN_A}\r\n`));
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.json.code).toBe('INVALID_CHARACTERS');
+    expect(answer.json.message).toMatch(CYRILLIC);
+    expect(await written(user.organisationId)).toEqual(NOTHING);
+  });
+
+  it('control characters in the file name: dropped, the upload accepted', async () => {
+    const user = await createSignedInUser(app);
+    const answer = await responsive(() => sendFile(user, 'port\u0007fo\u001blio.csv', `VIN\r\n${VIN_A}\r\n`));
     expect(answer.status, answer.text).toBe(202);
     expect(answer.json.fileName).toBe('portfolio.csv');
   });
@@ -891,8 +900,8 @@ describe('hostile requests', () => {
     expect(rows).toEqual([{ full_name: 'Тестовый Пользователь' }]);
   });
 
-  // These NUL cases depend on the INVALID_CHARACTERS rule at the HTTP edge (branch sec-session):
-  // a NUL in a JSON, form or query field is answered 422 before any handler sees it.
+  // The INVALID_CHARACTERS rule at the HTTP edge (plugins/input-guard.ts): a NUL in a JSON, form or
+  // query field is answered 422 before any handler sees it.
   const nulCases: [string, string, string, unknown][] = [
     [
       'a NUL in an item label (JSON)',
@@ -910,7 +919,7 @@ describe('hostile requests', () => {
     ['a NUL in a query parameter', 'GET', '/api/v1/monitoring/items?search=a%00b', undefined],
   ];
   for (const [title, method, url, body] of nulCases) {
-    it(`${title} → 422 INVALID_CHARACTERS (needs the edge rule from sec-session)`, async () => {
+    it(`${title} → 422 INVALID_CHARACTERS (one rule at the HTTP edge)`, async () => {
       const user = await createSignedInUser(app, { role: 'admin' });
       const answer = await responsive(() => call(method, url, user, body));
       expect(answer.status, answer.text).toBe(422);
