@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { DefaultLayout } from '@/components/layouts/default-layout';
-import type { NavBadges } from '@/components/layouts/nav-items';
+import { NAV_HREFS, type NavBadges } from '@/components/layouts/nav-items';
 import { getAuthHref, paths } from '@/config/paths';
 import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import { getAuthToken } from '@/lib/auth-token';
+import { usePreloadInBackground } from '@/lib/route-preload';
 
 /** Every default-layout screen needs a signed-in user; the user is loaded before the layout renders. */
 export const clientLoader =
@@ -31,5 +32,7 @@ export const clientLoader =
 const NAV_BADGES: NavBadges = { [paths.news.getHref()]: NewsUnreadBadge };
 
 export default function DefaultLayoutRoute() {
+  // The loader has the signed-in user by now: only from here on are the sections worth fetching.
+  usePreloadInBackground(NAV_HREFS);
   return <DefaultLayout navBadges={NAV_BADGES} />;
 }
