@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { DefaultLayout } from '@/components/layouts/default-layout';
 import { NAV_HREFS, type NavBadges } from '@/components/layouts/nav-items';
@@ -8,6 +9,7 @@ import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import { getAuthToken } from '@/lib/auth-token';
 import { usePreloadInBackground } from '@/lib/route-preload';
+import { requestToastHost } from '@/lib/toast-host';
 
 /** Every default-layout screen needs a signed-in user; the user is loaded before the layout renders. */
 export const clientLoader =
@@ -34,5 +36,7 @@ const NAV_BADGES: NavBadges = { [paths.news.getHref()]: NewsUnreadBadge };
 export default function DefaultLayoutRoute() {
   // The loader has the signed-in user by now: only from here on are the sections worth fetching.
   usePreloadInBackground(NAV_HREFS);
+  // Signed-in screens show toasts (saved, deleted, failed…): mount the container.
+  useEffect(requestToastHost, []);
   return <DefaultLayout navBadges={NAV_BADGES} />;
 }
