@@ -29,6 +29,8 @@ export default fp<{ webDist: string }>(
         root: webDist,
         index: false,
         wildcard: true,
+        // The web build writes .br and .gz beside each asset; they are sent as they are.
+        preCompressed: true,
         setHeaders: (reply, filePath) => {
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {
             reply.header('cache-control', 'public, max-age=31536000, immutable');
