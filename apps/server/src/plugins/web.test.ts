@@ -14,6 +14,11 @@ await mkdir(path.join(webDist, 'assets'));
 await writeFile(path.join(webDist, 'assets', 'app-abc.js'), script);
 await writeFile(path.join(webDist, 'assets', 'app-abc.js.gz'), gzipSync(script));
 await writeFile(path.join(webDist, 'assets', 'app-abc.js.br'), brotliCompressSync(script));
+await mkdir(path.join(webDist, '.vite'));
+await writeFile(
+  path.join(webDist, '.vite', 'manifest.json'),
+  '{"src/main.tsx":{"file":"assets/app-abc.js"}}',
+);
 const { app } = await buildTestApp({ config: { webDist } });
 
 describe('web app serving', () => {
@@ -70,6 +75,12 @@ describe('web app serving', () => {
     const plain = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
+  });
+
+  it('does not serve the build manifest', async () => {
+    const response = await app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('src/main.tsx');
   });
 
   it('answers a missing asset with a plain 404', async () => {
