@@ -1,4 +1,5 @@
 import type { FieldValues, Resolver } from 'react-hook-form';
+import { withChunkReload } from './chunk-reload';
 
 /**
  * A form resolver whose schema is fetched on first use. The sign-in forms validate with the
@@ -10,8 +11,9 @@ export function lazyResolver<TValues extends FieldValues, TContext, TOutput>(
 ): Resolver<TValues, TContext, TOutput> & { preload: () => void } {
   let loading: Promise<Resolver<TValues, TContext, TOutput>> | null = null;
   const get = () => {
-    loading ??= load().catch((error: unknown) => {
-      // A failed fetch (network blip) is retried on the next validation.
+    // A chunk gone after a deployment reloads the page, as for routes.
+    loading ??= withChunkReload(load)().catch((error: unknown) => {
+      // Otherwise (a network blip) the next validation tries again.
       loading = null;
       throw error;
     });

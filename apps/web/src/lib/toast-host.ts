@@ -31,5 +31,9 @@ export const useToastHostRequested = (): boolean => useSyncExternalStore(subscri
 /** A success toast from code that runs before sign-in, without loading react-toastify up front. */
 export function showSuccessToast(message: string): void {
   requestToastHost();
-  void import('react-toastify').then(({ toast }) => toast.success(message));
+  import('react-toastify')
+    .then(({ toast }) => toast.success(message))
+    .catch(() => {
+      // Only a courtesy message: the screen has already moved on, nothing to undo.
+    });
 }
