@@ -1,5 +1,5 @@
 import type { Resolver, ResolverOptions, ResolverResult } from 'react-hook-form';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyResolver } from './lazy-resolver';
 
 type Values = { email: string };
@@ -43,5 +43,29 @@ describe('lazyResolver', () => {
     const result = await resolver({ email: 'a@b.ru' }, undefined, options);
     expect(result.errors).toEqual({});
     expect(attempts).toBe(2);
+  });
+
+  describe('after a deployment removed the schema chunk', () => {
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('reloads the page, as a missing route chunk does', async () => {
+      const storage = new Map<string, string>();
+      const reload = vi.fn();
+      vi.stubGlobal('window', {
+        sessionStorage: {
+          getItem: (key: string) => storage.get(key) ?? null,
+          setItem: (key: string, value: string) => storage.set(key, value),
+        },
+        location: { reload },
+      });
+      const resolver = lazyResolver<Values, unknown, Values>(async () => {
+        throw new TypeError('Failed to fetch dynamically imported module: /assets/form-schemas-old.js');
+      });
+      void resolver({ email: '' }, undefined, options);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(reload).toHaveBeenCalledTimes(1);
+    });
   });
 });
