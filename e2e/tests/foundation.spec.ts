@@ -69,6 +69,8 @@ test('resets a forgotten password through the mail actually sent over SMTP', asy
   await page.getByLabel('Повторите пароль').fill('second password 2');
   await page.getByRole('button', { name: 'Сохранить пароль' }).click();
   await expect(page).toHaveURL(/\/auth/);
+  // The toast library is fetched on demand before sign-in; the confirmation still shows.
+  await expect(page.getByText('Пароль изменён. Войдите с новым паролем.')).toBeVisible();
 
   await signInThroughForm(page, { email, password: 'second password 2' });
   await expect(page.getByText('Ольга Проверкина').first()).toBeVisible();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 
 /** A required, trimmed text field with the seed's Russian messages. */
 export const requiredText = (max = 255) =>
@@ -22,8 +23,7 @@ export const emailField = z
  * easily guessed passwords and the user's e-mail; that check needs a large dictionary, so it runs
  * only on the server (apps/server/src/lib/password-policy.ts).
  */
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 128;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 export const passwordField = z
   .string({ error: M.required })
   .min(PASSWORD_MIN_LENGTH, { error: M.minLength(PASSWORD_MIN_LENGTH) })

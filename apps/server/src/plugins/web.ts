@@ -29,6 +29,10 @@ export default fp<{ webDist: string }>(
         root: webDist,
         index: false,
         wildcard: true,
+        // The web build writes .br and .gz beside each asset; they are sent as they are.
+        preCompressed: true,
+        // dist/.vite/manifest.json maps source files to chunks: for tests and tools, not for browsers.
+        dotfiles: 'ignore',
         setHeaders: (reply, filePath) => {
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {
             reply.header('cache-control', 'public, max-age=31536000, immutable');

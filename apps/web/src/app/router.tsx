@@ -8,7 +8,6 @@ import {
   RouterProvider,
   redirect,
 } from 'react-router';
-import { NAV_HREFS } from '@/components/layouts/nav-items';
 import { getAuthHref, paths } from '@/config/paths';
 import { setUnauthorizedHandler } from '@/lib/api-client';
 import { listenForPreloadErrors, withChunkReload } from '@/lib/chunk-reload';
@@ -167,20 +166,19 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   ];
 }
 
-/** Loads the code of every route a path matches, through a queue of at most four at once. */
+/**
+ * Loads the code of every route a path matches. Each lazy route is its own task (one route chunk),
+ * so the queue's limit of four holds for the chunk files in flight, not only for paths.
+ */
 function createRoutePreloader(routes: RouteObject[]) {
-  const queue = createPreloadQueue();
+  const queue = createPreloadQueue<unknown>();
   return (path: string, urgent = true) => {
-    queue.add(
-      path,
-      () =>
-        Promise.all(
-          (matchRoutes(routes, path) ?? []).map(({ route }) =>
-            typeof route.lazy === 'function' ? route.lazy() : undefined,
-          ),
-        ),
-      urgent,
-    );
+    for (const { route } of matchRoutes(routes, path) ?? []) {
+      const load = route.lazy;
+      if (typeof load === 'function') {
+        queue.add(load, () => load(), urgent);
+      }
+    }
   };
 }
 
@@ -207,18 +205,6 @@ export function AppRouter({ queryClient }: { queryClient: QueryClient }): ReactN
   }, [queryClient]);
 
   useEffect(() => listenForPreloadErrors(), []);
-
-  useEffect(() => {
-    // Once the first screen is up, fetch the sections' code in the background.
-    const schedule = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1500));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = schedule(() => {
-      for (const href of NAV_HREFS) {
-        preload(href, false);
-      }
-    });
-    return () => cancel(handle);
-  }, [preload]);
 
   return (
     <RoutePreloadContext.Provider value={preload}>

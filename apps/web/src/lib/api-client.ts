@@ -1,7 +1,7 @@
-import { errorResponseSchema } from '@pledgewatch/contract';
 import { getAuthHref, paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { markSessionEnded } from './auth-token';
+import { parseErrorResponse } from './error-response';
 
 export type FieldError = { field: string; message: string };
 
@@ -69,9 +69,9 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 async function readError(response: Response): Promise<ApiError> {
   const fallback = texts.errors.byStatus[response.status] ?? texts.errors.unknown;
   try {
-    const parsed = errorResponseSchema.safeParse(await response.json());
-    if (parsed.success) {
-      const { code, message, fieldErrors } = parsed.data;
+    const parsed = parseErrorResponse(await response.json());
+    if (parsed) {
+      const { code, message, fieldErrors } = parsed;
       return new ApiError(response.status, code, message || fallback, fieldErrors ?? []);
     }
   } catch {

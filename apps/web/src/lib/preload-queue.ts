@@ -1,11 +1,11 @@
 import { ROUTE_PRELOAD_CONCURRENCY } from '@/config/constants';
 
-type Task = { key: string; run: () => Promise<unknown> };
+type Task<K> = { key: K; run: () => Promise<unknown> };
 
-/** A tiny queue that runs at most `limit` loads at once and each key only once. */
-export function createPreloadQueue(limit: number = ROUTE_PRELOAD_CONCURRENCY) {
-  const pending: Task[] = [];
-  const seen = new Set<string>();
+/** A tiny queue that runs at most `limit` loads at once and each key only once (until it fails). */
+export function createPreloadQueue<K = string>(limit: number = ROUTE_PRELOAD_CONCURRENCY) {
+  const pending: Task<K>[] = [];
+  const seen = new Set<K>();
   let running = 0;
 
   const pump = () => {
@@ -30,7 +30,7 @@ export function createPreloadQueue(limit: number = ROUTE_PRELOAD_CONCURRENCY) {
 
   return {
     /** Queues a load; `urgent` (hover) jumps ahead of idle-time preloads. */
-    add(key: string, run: () => Promise<unknown>, urgent = false) {
+    add(key: K, run: () => Promise<unknown>, urgent = false) {
       if (seen.has(key)) {
         return;
       }

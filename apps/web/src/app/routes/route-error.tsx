@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
 import { ErrorPage } from '@/components/errors/error-page';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { isApiError } from '@/lib/api-client';
 
 function statusOf(error: unknown): number {

@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 
 type ErrorPageProps = {
   status: number;

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Outlet } from 'react-router';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { PageTransition } from './page-transition';
 
 /** Centered card for the screens used before sign-in. */

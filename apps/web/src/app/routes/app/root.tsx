@@ -1,12 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { DefaultLayout } from '@/components/layouts/default-layout';
-import type { NavBadges } from '@/components/layouts/nav-items';
+import { NAV_HREFS, type NavBadges } from '@/components/layouts/nav-items';
 import { getAuthHref, paths } from '@/config/paths';
 import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
 import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import { mayHaveSession } from '@/lib/auth-token';
+import { usePreloadInBackground } from '@/lib/route-preload';
+import { requestToastHost } from '@/lib/toast-host';
 
 /** Every default-layout screen needs a signed-in user; the user is loaded before the layout renders. */
 export const clientLoader =
@@ -31,5 +34,9 @@ export const clientLoader =
 const NAV_BADGES: NavBadges = { [paths.news.getHref()]: NewsUnreadBadge };
 
 export default function DefaultLayoutRoute() {
+  // The loader has the signed-in user by now: only from here on are the sections worth fetching.
+  usePreloadInBackground(NAV_HREFS);
+  // Signed-in screens show toasts (saved, deleted, failed…): mount the container.
+  useEffect(requestToastHost, []);
   return <DefaultLayout navBadges={NAV_BADGES} />;
 }

@@ -1,10 +1,10 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { ResetPasswordConfirmForm } from '@/features/auth/components/reset-password-confirm-form';
 import { ResetPasswordRequestForm } from '@/features/auth/components/reset-password-request-form';
 import { markSessionEnded } from '@/lib/auth-token';
+import { showSuccessToast } from '@/lib/toast-host';
 
 /** Without ?token= the user asks for a letter; with it (the link from the letter) sets a new password. */
 export default function ResetPasswordRoute() {
@@ -21,7 +21,7 @@ export default function ResetPasswordRoute() {
       onSuccess={() => {
         // A reset ends the account's sessions, so a session cookie in this browser is no longer valid.
         markSessionEnded();
-        toast.success(texts.resetPassword.success);
+        showSuccessToast(texts.resetPassword.success);
         navigate(paths.auth.getHref(), { replace: true });
       }}
     />

@@ -1,20 +1,19 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { loginBodySchema } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormAlert } from '@/components/ui/form-alert';
+import { TextInput } from '@/components/ui/text-input';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { useLogin } from '@/lib/auth';
 import { applyServerErrors } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { AuthCardHeader } from './auth-card-header';
 
-const loginFormSchema = loginBodySchema.pick({ username: true, password: true });
+const resolver = lazyResolver(() => import('../form-schemas').then((schemas) => schemas.loginResolver));
 const FIELDS = ['username', 'password'] as const;
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
@@ -26,7 +25,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     setError,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(loginFormSchema),
+    resolver,
     defaultValues: { username: '', password: '' },
   });
 
@@ -39,11 +38,11 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} onInput={resolver.preload} noValidate>
       <AuthCardHeader title={texts.auth.title} subtitle={texts.auth.subtitle} />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
-        <TextField
+        <TextInput
           {...register('username')}
           label={texts.auth.email}
           type="email"
@@ -52,7 +51,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
           error={Boolean(errors.username)}
           helperText={errors.username?.message}
         />
-        <TextField
+        <TextInput
           {...register('password')}
           label={texts.auth.password}
           type="password"

@@ -1,27 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { resetPasswordConfirmBodySchema } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
+import { TextInput } from '@/components/ui/text-input';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { applyServerErrors } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useConfirmPasswordReset } from '../api/confirm-password-reset';
 import { AuthCardHeader } from './auth-card-header';
 
-const confirmFormSchema = resetPasswordConfirmBodySchema
-  .pick({ new_password: true })
-  .extend({ confirm_password: z.string() })
-  .refine((values) => values.new_password === values.confirm_password, {
-    path: ['confirm_password'],
-    error: texts.common.passwordsMismatch,
-  });
+const resolver = lazyResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.resetPasswordConfirmResolver),
+);
 
 const FIELDS = ['new_password'] as const;
 
@@ -34,7 +28,7 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
     setError,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(confirmFormSchema),
+    resolver,
     defaultValues: { new_password: '', confirm_password: '' },
   });
 
@@ -51,14 +45,14 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} onInput={resolver.preload} noValidate>
       <AuthCardHeader
         title={texts.resetPassword.confirmTitle}
         subtitle={texts.resetPassword.confirmSubtitle}
       />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
-        <TextField
+        <TextInput
           {...register('new_password')}
           label={texts.resetPassword.newPassword}
           type="password"
@@ -67,7 +61,7 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
           error={Boolean(errors.new_password)}
           helperText={errors.new_password?.message ?? texts.common.passwordRules}
         />
-        <TextField
+        <TextInput
           {...register('confirm_password')}
           label={texts.resetPassword.confirmPassword}
           type="password"

@@ -1,20 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { resetPasswordBodySchema } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormAlert } from '@/components/ui/form-alert';
+import { TextInput } from '@/components/ui/text-input';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/config/texts-signed-out';
 import { applyServerErrors } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthCardHeader } from './auth-card-header';
 
+const resolver = lazyResolver(() =>
+  import('../form-schemas').then((schemas) => schemas.resetPasswordRequestResolver),
+);
 const FIELDS = ['email'] as const;
 
 export function ResetPasswordRequestForm() {
@@ -25,7 +27,7 @@ export function ResetPasswordRequestForm() {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(resetPasswordBodySchema), defaultValues: { email: '' } });
+  } = useForm({ resolver: resolver, defaultValues: { email: '' } });
 
   const onSubmit = handleSubmit((values) => {
     setFormError(null);
@@ -54,14 +56,14 @@ export function ResetPasswordRequestForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} onInput={resolver.preload} noValidate>
       <AuthCardHeader
         title={texts.resetPassword.requestTitle}
         subtitle={texts.resetPassword.requestSubtitle}
       />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
-        <TextField
+        <TextInput
           {...register('email')}
           label={texts.resetPassword.email}
           type="email"
