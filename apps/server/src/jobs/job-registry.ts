@@ -91,21 +91,48 @@ export async function registerJobs(
         ...definition.work,
       },
       async (jobs) => {
+        if (jobs.length === 1) {
+          // One job: pg-boss settles it (a throw fails and retries it).
+          await runJob(definition, jobs[0]!, context);
+          return;
+        }
+        // A batch: pg-boss would fail the whole batch when one job throws, finished or not, so each
+        // job is settled here on its own as soon as it ends (fenced to this attempt by its retryCount).
+        // A worker killed mid-batch then leaves only the unfinished jobs to be retried.
         for (const job of jobs) {
-          const parsed = definition.payload.safeParse(job.data ?? {});
-          if (!parsed.success) {
-            context.log.error(
-              { job: definition.name, id: job.id, issues: parsed.error.issues },
-              'bad job payload',
-            );
+          try {
+            await runJob(definition, job, context);
+          } catch (error) {
+            context.log.error({ err: error, job: definition.name, id: job.id }, 'job failed');
+            await boss.fail(definition.name, job, serializeError(error));
             continue;
           }
-          await definition.handler(
-            { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
-            context,
-          );
+          await boss.complete(definition.name, job);
         }
       },
     );
   }
+}
+
+async function runJob(
+  definition: AnyJobDefinition,
+  job: { id: string; data: unknown; retryCount: number; retryLimit: number },
+  context: JobContext,
+): Promise<void> {
+  const parsed = definition.payload.safeParse(job.data ?? {});
+  if (!parsed.success) {
+    context.log.error({ job: definition.name, id: job.id, issues: parsed.error.issues }, 'bad job payload');
+    return;
+  }
+  await definition.handler(
+    { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+    context,
+  );
+}
+
+/** What pg-boss stores as the output of a failed job (as it does for a thrown error). */
+function serializeError(error: unknown): object {
+  return error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { message: String(error) };
 }
