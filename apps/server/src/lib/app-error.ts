@@ -24,6 +24,10 @@ export const ERRORS = {
   DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
   DATASET_FORMAT: { status: 422, message: 'Не удалось прочитать файл: нужен CSV (UTF-8) или JSON' },
   INTERNAL: { status: 500, message: 'Внутренняя ошибка сервера. Повторите попытку позже' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'Сервис временно недоступен: нет связи с базой данных. Повторите через минуту',
+  },
   ITEM_NOT_FOUND: { status: 404, message: 'Объект мониторинга не найден' },
   UPLOAD_NOT_FOUND: { status: 404, message: 'Загрузка не найдена' },
   UPLOAD_NO_FILE: { status: 400, message: 'Прикрепите файл CSV или XLSX' },
