@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp } from '../testing/test-app.ts';
 import { defineJob } from './job-definition.ts';
-import { createBoss, createJobQueue, registerJobs } from './job-registry.ts';
+import { createBoss, createJobQueue, DEFAULT_HEARTBEAT_SECONDS, registerJobs } from './job-registry.ts';
 
 const { app, config, connectionString } = await buildTestApp();
 
@@ -47,5 +47,35 @@ describe('job batches', () => {
       ids.map(async (id) => (await boss.getJobById(batchJob.name, id))?.retryCount),
     );
     expect(retries).toEqual([0, 1, 0, 0]);
+  });
+
+  it('a queue created under an older policy takes the current one; every queue heartbeats', async () => {
+    const boss = createBoss(connectionString, { schedule: false });
+    boss.on('error', () => {});
+    onTestFinished(() => boss.stop({ graceful: false }));
+    await boss.start();
+    const queue = createJobQueue(boss);
+    const context = { db: app.db, config, mailer: app.mailer, queue, log: app.log };
+    // As an earlier release created it: fewer retries, a long expiry and no heartbeat.
+    await boss.createQueue('test.policy', { retryLimit: 1, expireInSeconds: 3600 });
+    const definition = defineJob({
+      name: 'test.policy',
+      payload: z.object({}),
+      queue: { retryLimit: 5, retryDelay: 7, expireInSeconds: 600 },
+      async handler() {},
+    });
+    await registerJobs(boss, context, { work: false, definitions: [definition] });
+    expect(await boss.getQueue('test.policy')).toMatchObject({
+      retryLimit: 5,
+      retryDelay: 7,
+      expireInSeconds: 600,
+      heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+    });
+    // A definition's own heartbeat wins.
+    await registerJobs(boss, context, {
+      work: false,
+      definitions: [{ ...definition, queue: { ...definition.queue, heartbeatSeconds: 30 } }],
+    });
+    expect((await boss.getQueue('test.policy'))?.heartbeatSeconds).toBe(30);
   });
 });

@@ -29,6 +29,19 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
 
 export const BOSS_SCHEMA = 'pgboss';
 
+/**
+ * Every job heartbeats unless its definition says otherwise: a worker that dies (kill -9, lost
+ * machine) stops heartbeating, and the queue's supervisor retries its jobs within
+ * JOBS_SUPERVISE_SECONDS plus this, instead of after the job's whole expireInSeconds (an hour for
+ * an upload).
+ */
+export const DEFAULT_HEARTBEAT_SECONDS = 10;
+
+const queueOptions = (definition: AnyJobDefinition) => ({
+  heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+  ...definition.queue,
+});
+
 export function createBoss(
   connectionString: string,
   /** superviseSeconds: how soon an expired job, or one whose worker died (no heartbeat), is retried. */
@@ -73,7 +86,10 @@ export async function registerJobs(
 ): Promise<void> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
-    await boss.createQueue(definition.name, definition.queue);
+    const { policy: _policy, partition: _partition, ...policy } = queueOptions(definition);
+    await boss.createQueue(definition.name, queueOptions(definition));
+    // createQueue leaves an existing queue as it was created: apply today's retry and expiry policy.
+    await boss.updateQueue(definition.name, policy);
     if (definition.cron) {
       await boss.schedule(definition.name, definition.cron.expression, null, { tz: definition.cron.tz });
     }
