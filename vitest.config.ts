@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: pure packages, the web app's pure modules, and the server's unit + API tests.
+ * Three projects: pure packages, the web app's pure modules, and the server's unit + API tests;
+ * a fourth, `faults`, runs only with `npm run test:faults`.
  * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
  */
 export default defineConfig({
@@ -24,9 +25,22 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'apps/server/src/**/*.faults.test.ts'],
           globalSetup: ['apps/server/src/testing/global-setup.ts'],
           pool: 'forks',
           testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // `npm run test:faults`: real processes killed and restarted against a PostgreSQL each file
+        // starts itself, one file at a time (they load the machine).
+        test: {
+          name: 'faults',
+          include: ['apps/server/src/**/*.faults.test.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 300_000,
           hookTimeout: 120_000,
         },
       },
