@@ -80,7 +80,8 @@ const logLevels = (output: string) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { level: number; msg: string });
 
-describe('server process', () => {
+// These start their own embedded PostgreSQL whatever TEST_DB says: once per `npm run test:unit` is enough.
+describe.skipIf(process.env.TEST_DB === 'server')('server process', () => {
   it('SIGTERM shuts down in order: exit code 0, nothing logged as an error, PostgreSQL stopped', {
     timeout: 120_000,
   }, async () => {
