@@ -38,6 +38,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['apps/server/src/**/*.faults.test.ts'],
+          globalSetup: ['apps/server/src/testing/faults-setup.ts'],
           pool: 'forks',
           fileParallelism: false,
           testTimeout: 300_000,

@@ -74,3 +74,25 @@ export function isConnectionError(error: unknown, depth = 0): boolean {
   }
   return isConnectionError(cause, depth + 1);
 }
+
+/**
+ * Retries `work` while PostgreSQL is unreachable (see isConnectionError), for up to `timeoutMs`.
+ * For recording that something irreversible already happened (a mail handed to SMTP): giving up
+ * at once would make the job's retry do it a second time.
+ */
+export async function retryOnConnectionLoss<T>(
+  work: () => Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error) || Date.now() >= deadline) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1000));
+    }
+  }
+}

@@ -3,7 +3,7 @@
  * app and worker processes it can SIGKILL, and a small HTTP client that talks to them as the web app does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
 import { createOrganisation, createUserAccount } from '../modules/organisations/organisations.service.ts';
+import { faultsSummaryFile } from './faults-setup.ts';
 import { databaseUrl, withAdminClient } from './test-database.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -259,7 +260,8 @@ export async function waitFor<T>(
   }
 }
 
-/** One line of the suite's summary, printed at the end of the run. */
+/** One line of the suite's summary, printed as it happens and again at the end of the run. */
 export function report(line: string): void {
   console.log(`[faults] ${line}`);
+  appendFileSync(faultsSummaryFile(process.ppid), `${line}\n`);
 }
