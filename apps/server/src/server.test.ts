@@ -95,10 +95,16 @@ describe.skipIf(process.env.TEST_DB === 'server')('server process', () => {
     expect(postgres).toBeDefined();
 
     server.child.kill('SIGTERM');
+    // A second signal during the shutdown (a supervisor signalling the whole group) changes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     const errors = logLevels(server.output()).filter((line) => line.level >= 50);
     expect(errors).toEqual([]);
-    expect(server.output()).not.toMatch(/terminating connection/);
+    // A job-queue connection still closing when PostgreSQL stops is logged at info, never as an error.
+    expect(
+      logLevels(server.output()).filter((line) => line.level >= 40 && /terminat/.test(JSON.stringify(line))),
+    ).toEqual([]);
     expect(embeddedServerPid(dataDir)).toBeUndefined();
   });
 

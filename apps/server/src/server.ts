@@ -44,9 +44,11 @@ function startupFailed(error: unknown): Promise<void> {
   return shutdown('startup failed', 1);
 }
 
-// Registered before anything starts, so a signal during start-up also stops what has started.
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+// Registered before anything starts, so a signal during start-up also stops what has started; kept
+// (not `once`), so that a second signal (Ctrl-C twice, a supervisor and its group) cannot cut the
+// ordered shutdown short and leave the embedded PostgreSQL running.
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 let config: ReturnType<typeof loadConfig>;
 try {

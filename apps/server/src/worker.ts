@@ -35,12 +35,18 @@ const queue = createJobQueue(boss);
 await registerJobs(boss, { db, config, mailer, queue, log }, { work: true });
 log.info('worker started');
 
-async function shutdown(): Promise<void> {
-  closing = true;
-  await boss.stop({ graceful: true, timeout: 20_000 });
-  mailer.close();
-  await db.end();
-  process.exit(0);
+let stopping: Promise<void> | undefined;
+/** Stops fetching, lets running jobs finish (or releases them), then closes the pool. Idempotent. */
+function shutdown(): Promise<void> {
+  stopping ??= (async () => {
+    closing = true;
+    await boss.stop({ graceful: true, timeout: 20_000 });
+    mailer.close();
+    await db.end();
+    process.exit(0);
+  })();
+  return stopping;
 }
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+// Kept (not `once`): a second signal must not kill the worker in the middle of its shutdown.
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
