@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Projects: pure packages, the web app's pure modules, the server's unit + API tests, and the
- * server's hostile-input corpus (`inputs`, run by `npm run test:inputs`).
+ * Projects: pure packages, the web app's pure modules, the server's unit + API tests; two more
+ * run on their own: `inputs` (the hostile-input corpus, `npm run test:inputs`) and `faults`
+ * (`npm run test:faults`).
  * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
  */
 export default defineConfig({
@@ -25,7 +26,11 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'apps/server/src/**/*.inputs.test.ts'],
+          exclude: [
+            '**/node_modules/**',
+            'apps/server/src/**/*.inputs.test.ts',
+            'apps/server/src/**/*.faults.test.ts',
+          ],
           globalSetup: ['apps/server/src/testing/global-setup.ts'],
           pool: 'forks',
           testTimeout: 30_000,
@@ -40,6 +45,19 @@ export default defineConfig({
           globalSetup: ['apps/server/src/testing/global-setup.ts'],
           pool: 'forks',
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // `npm run test:faults`: real processes killed and restarted against a PostgreSQL each file
+        // starts itself, one file at a time (they load the machine).
+        test: {
+          name: 'faults',
+          include: ['apps/server/src/**/*.faults.test.ts'],
+          globalSetup: ['apps/server/src/testing/faults-setup.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 300_000,
           hookTimeout: 120_000,
         },
       },

@@ -39,5 +39,8 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'pipe',
     stderr: 'pipe',
+    // SIGTERM, not the default SIGKILL: the app then stops its embedded PostgreSQL (which runs in its
+    // own process group and would otherwise outlive the run).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
   },
 });

@@ -9,6 +9,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { type AppConfig, fastifyTrustProxy } from './config/env.ts';
+import { isConnectionError } from './db/pool.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
 import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
@@ -44,6 +45,9 @@ export interface BuildAppOptions {
   runWorkers?: boolean;
   logger?: boolean;
 }
+
+/** What a 503 for an unreachable database tells the client to wait before trying again. */
+const DATABASE_RETRY_AFTER_SECONDS = 30;
 
 /** Maps a zod issue path such as ["body", "new_password"] to the field name the client sent. */
 function fieldOf(instancePath: string | undefined, params: unknown): string {
@@ -94,6 +98,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own client errors (bad JSON, wrong content type): keep the status, say it in Russian.
       body = { statusCode: error.statusCode, code: 'BAD_REQUEST', message: ERRORS.BAD_REQUEST.message };
+    } else if (isConnectionError(error)) {
+      // PostgreSQL is down or restarting: the pool reconnects by itself once it is back.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      body = {
+        statusCode: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: ERRORS.SERVICE_UNAVAILABLE.message,
+      };
     } else {
       request.log.error({ err: error }, 'unhandled error');
       // 5xx details stay in the log, never in the response.

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ROLES, type Role } from '@pledgewatch/contract';
 import { loadConfig } from './config/env.ts';
 import { openDatabase } from './db/database.ts';
+import { StartupError } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { findOutboxMails } from './modules/mail/mail.queries.ts';
@@ -34,7 +35,11 @@ if (!command || !['migrate', 'create-organisation', 'create-user', 'last-mail'].
 }
 
 const config = loadConfig();
-const database = await openDatabase(config, (message) => console.error(message));
+const database = await openDatabase(config, (message) => console.error(message)).catch((error: unknown) => {
+  // A problem the operator must fix (DATA_DIR permissions, a busy data folder) is one sentence.
+  console.error(error instanceof StartupError ? error.message : error);
+  process.exit(1);
+});
 const pool = createPool(database.connectionString, 2);
 let exitCode = 0;
 try {

@@ -1,48 +1,88 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config/env.ts';
 import { openDatabase } from './db/database.ts';
+import { StartupError } from './db/embedded.ts';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/demo-seed.ts';
 
-const config = loadConfig();
-const database = await openDatabase(config, (message) => console.log(message));
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+let database: Database | undefined;
 let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+let stopping: Promise<void> | undefined;
 
-async function shutdown(signal: string, code = 0): Promise<void> {
-  console.log(`${signal}: shutting down`);
-  const timer = setTimeout(() => process.exit(1), 20_000);
-  timer.unref();
-  try {
-    await app?.close();
-  } finally {
-    await database.stop();
+/**
+ * The one ordered shutdown: stop taking requests, stop the job consumers (running jobs finish or are
+ * released for a retry), close the pool, and only then stop the embedded PostgreSQL.
+ */
+function shutdown(reason: string, code = 0): Promise<void> {
+  stopping ??= (async () => {
+    console.log(`${reason}: shutting down`);
+    const timer = setTimeout(() => {
+      console.error('Shutdown took longer than 30 s: exiting');
+      process.exit(1);
+    }, 30_000);
+    timer.unref();
+    try {
+      await app?.close();
+    } catch (error) {
+      console.error(error);
+      code ||= 1;
+    }
+    try {
+      await database?.stop();
+    } catch (error) {
+      console.error(error);
+      code ||= 1;
+    }
     process.exit(code);
-  }
+  })();
+  return stopping;
+}
+
+/** Start-up failure: a problem the operator must fix is one sentence; anything else keeps its stack. */
+function startupFailed(error: unknown): Promise<void> {
+  console.error(error instanceof StartupError ? error.message : error);
+  return shutdown('startup failed', 1);
+}
+
+// Registered before anything starts, so a signal during start-up also stops what has started; kept
+// (not `once`), so that a second signal (Ctrl-C twice, a supervisor and its group) cannot cut the
+// ordered shutdown short and leave the embedded PostgreSQL running.
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
 }
 
 try {
-  app = await buildApp({ config, connectionString: database.connectionString });
-  if (config.demoData) {
-    await seedDemo(app.db);
+  database = await openDatabase(config, (message) => console.log(message));
+  if (!stopping) {
+    app = await buildApp({ config, connectionString: database.connectionString });
+    if (config.demoData) {
+      await seedDemo(app.db);
+    }
+    await app.listen({ host: config.host, port: config.port });
   }
-  await app.listen({ host: config.host, port: config.port });
 } catch (error) {
-  console.error(error);
-  await shutdown('startup failed', 1);
+  await startupFailed(error);
 }
 
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-const address = app?.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-console.log(`
+if (app && !stopping) {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  console.log(`
 Pledgewatch is running: ${url}
 API documentation:      ${url}/api/docs
-Database:               ${database.embedded ? `embedded PostgreSQL (${config.dataDir}/postgres)` : 'DATABASE_URL'}
+Database:               ${database?.embedded ? `embedded PostgreSQL (${config.dataDir}/postgres)` : 'DATABASE_URL'}
 ${
   config.demoData
     ? `Demo sign-in:
 ${DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(8)} ${account.email} / ${account.password}`).join('\n')}`
     : ''
 }`);
+}

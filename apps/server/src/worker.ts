@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from './config/env.ts';
-import { createPool } from './db/pool.ts';
+import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
 import { createMailer } from './plugins/mailer.ts';
 
@@ -21,17 +21,32 @@ const boss = createBoss(config.databaseUrl, {
   schedule: true,
   superviseSeconds: config.jobsSuperviseSeconds,
 });
-boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+let closing = false;
+boss.on('error', (error) => {
+  // A connection dropped while the worker shuts down is expected, not an error.
+  if (closing && isConnectionError(error)) {
+    log.info({ err: error }, 'job queue connection closed during shutdown');
+    return;
+  }
+  log.error({ err: error }, 'job queue error');
+});
 await boss.start();
 const queue = createJobQueue(boss);
 await registerJobs(boss, { db, config, mailer, queue, log }, { work: true });
 log.info('worker started');
 
-async function shutdown(): Promise<void> {
-  await boss.stop({ graceful: true, timeout: 20_000 });
-  mailer.close();
-  await db.end();
-  process.exit(0);
+let stopping: Promise<void> | undefined;
+/** Stops fetching, lets running jobs finish (or releases them), then closes the pool. Idempotent. */
+function shutdown(): Promise<void> {
+  stopping ??= (async () => {
+    closing = true;
+    await boss.stop({ graceful: true, timeout: 20_000 });
+    mailer.close();
+    await db.end();
+    process.exit(0);
+  })();
+  return stopping;
 }
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+// Kept (not `once`): a second signal must not kill the worker in the middle of its shutdown.
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());

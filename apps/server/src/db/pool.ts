@@ -31,3 +31,68 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown: the server is stopping
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '53300', // too_many_connections
+]);
+const CONNECTION_ERROR_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly/;
+
+/**
+ * Whether an error means "no working connection to PostgreSQL" (server down, restarting, unreachable)
+ * rather than a fault of the query: SQLSTATE class 08, the shutdown codes, socket errors, and pg's
+ * own messages for a dropped connection. Follows `cause` and AggregateError's `errors`.
+ */
+export function isConnectionError(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) {
+    return false;
+  }
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
+    return true;
+  }
+  if (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.test(message)) {
+    return true;
+  }
+  if (Array.isArray(errors) && errors.some((inner) => isConnectionError(inner, depth + 1))) {
+    return true;
+  }
+  return isConnectionError(cause, depth + 1);
+}
+
+/**
+ * Retries `work` while PostgreSQL is unreachable (see isConnectionError), for up to `timeoutMs`.
+ * For recording that something irreversible already happened (a mail handed to SMTP): giving up
+ * at once would make the job's retry do it a second time.
+ */
+export async function retryOnConnectionLoss<T>(
+  work: () => Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error) || Date.now() >= deadline) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1000));
+    }
+  }
+}

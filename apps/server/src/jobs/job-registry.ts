@@ -29,6 +29,19 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
 
 export const BOSS_SCHEMA = 'pgboss';
 
+/**
+ * Every job heartbeats unless its definition says otherwise: a worker that dies (kill -9, lost
+ * machine) stops heartbeating, and the queue's supervisor retries its jobs within
+ * JOBS_SUPERVISE_SECONDS plus this, instead of after the job's whole expireInSeconds (an hour for
+ * an upload).
+ */
+export const DEFAULT_HEARTBEAT_SECONDS = 10;
+
+const queueOptions = (definition: AnyJobDefinition) => ({
+  heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+  ...definition.queue,
+});
+
 export function createBoss(
   connectionString: string,
   /** superviseSeconds: how soon an expired job, or one whose worker died (no heartbeat), is retried. */
@@ -73,7 +86,10 @@ export async function registerJobs(
 ): Promise<void> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
-    await boss.createQueue(definition.name, definition.queue);
+    const { policy: _policy, partition: _partition, ...policy } = queueOptions(definition);
+    await boss.createQueue(definition.name, queueOptions(definition));
+    // createQueue leaves an existing queue as it was created: apply today's retry and expiry policy.
+    await boss.updateQueue(definition.name, policy);
     if (definition.cron) {
       await boss.schedule(definition.name, definition.cron.expression, null, { tz: definition.cron.tz });
     }
@@ -91,21 +107,48 @@ export async function registerJobs(
         ...definition.work,
       },
       async (jobs) => {
+        if (jobs.length === 1) {
+          // One job: pg-boss settles it (a throw fails and retries it).
+          await runJob(definition, jobs[0]!, context);
+          return;
+        }
+        // A batch: pg-boss would fail the whole batch when one job throws, finished or not, so each
+        // job is settled here on its own as soon as it ends (fenced to this attempt by its retryCount).
+        // A worker killed mid-batch then leaves only the unfinished jobs to be retried.
         for (const job of jobs) {
-          const parsed = definition.payload.safeParse(job.data ?? {});
-          if (!parsed.success) {
-            context.log.error(
-              { job: definition.name, id: job.id, issues: parsed.error.issues },
-              'bad job payload',
-            );
+          try {
+            await runJob(definition, job, context);
+          } catch (error) {
+            context.log.error({ err: error, job: definition.name, id: job.id }, 'job failed');
+            await boss.fail(definition.name, job, serializeError(error));
             continue;
           }
-          await definition.handler(
-            { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
-            context,
-          );
+          await boss.complete(definition.name, job);
         }
       },
     );
   }
+}
+
+async function runJob(
+  definition: AnyJobDefinition,
+  job: { id: string; data: unknown; retryCount: number; retryLimit: number },
+  context: JobContext,
+): Promise<void> {
+  const parsed = definition.payload.safeParse(job.data ?? {});
+  if (!parsed.success) {
+    context.log.error({ job: definition.name, id: job.id, issues: parsed.error.issues }, 'bad job payload');
+    return;
+  }
+  await definition.handler(
+    { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+    context,
+  );
+}
+
+/** What pg-boss stores as the output of a failed job (as it does for a thrown error). */
+function serializeError(error: unknown): object {
+  return error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { message: String(error) };
 }

@@ -33,6 +33,10 @@ export const ERRORS = {
     message: 'Запрос содержит недопустимый символ (NUL, код 0). Уберите его и повторите попытку',
   },
   INTERNAL: { status: 500, message: 'Внутренняя ошибка сервера. Повторите попытку позже' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'Сервис временно недоступен: нет связи с базой данных. Повторите через минуту',
+  },
   ITEM_NOT_FOUND: { status: 404, message: 'Объект мониторинга не найден' },
   UPLOAD_NOT_FOUND: { status: 404, message: 'Загрузка не найдена' },
   UPLOAD_NO_FILE: { status: 400, message: 'Прикрепите файл CSV или XLSX' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { retryOnConnectionLoss } from '../../../db/pool.ts';
 import { defineJob } from '../../../jobs/job-definition.ts';
 import { getOutboxMail, markOutboxMail } from '../mail.queries.ts';
 
@@ -23,7 +24,6 @@ export const deliverMailJob = defineJob({
         text: mail.text_body,
         html: mail.html_body,
       });
-      await markOutboxMail(db, mail.id, { status: 'sent' });
     } catch (error) {
       const lastTry = job.retryCount >= job.retryLimit;
       await markOutboxMail(db, mail.id, {
@@ -32,5 +32,7 @@ export const deliverMailJob = defineJob({
       });
       throw error;
     }
+    // The mail has left: a database that is down for a moment must not make the retry send it again.
+    await retryOnConnectionLoss(() => markOutboxMail(db, mail.id, { status: 'sent' }), { timeoutMs: 90_000 });
   },
 });
