@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '@pledgewatch/contract';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { retryOnConnectionLoss } from '../../db/pool.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
@@ -67,7 +68,6 @@ export async function performDelivery(options: {
   }
   try {
     await send({ ...options, delivery });
-    await markDeliverySent(db, delivery.id);
   } catch (error) {
     // A refused address or a malformed URL fails the same way every time: no retries.
     const permanent =
@@ -79,7 +79,13 @@ export async function performDelivery(options: {
     if (!permanent) {
       throw error;
     }
+    return;
   }
+  // Sent is irreversible: a lost connection while recording it must not make the retry send again
+  // (the receiver would get it twice), so wait for the database within the delivery's lease.
+  await retryOnConnectionLoss(() => markDeliverySent(db, delivery.id), {
+    timeoutMs: (DELIVERY_LEASE_SECONDS - 15) * 1000,
+  });
 }
 
 async function send(options: {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CreateNotificationRuleBody, NotificationRule } from '@pledgewatch/contract';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/pool.ts';
 import { createMailer, type MailMessage } from '../../plugins/mailer.ts';
@@ -474,6 +475,38 @@ describe('notification delivery', () => {
         },
       ],
     });
+  });
+
+  it('a webhook sent just before the database went away is recorded once it is back, not sent again', async () => {
+    const org = await seedOrganisation();
+    const rule = await createRule(org.admin, {
+      method: 'webhook',
+      recipients: [],
+      config: { url: `${hooks.url}/blip`, secret: SECRET },
+    });
+    const eventId = await insertEvent(org, { type: 'wanted_added', severity: 'critical' });
+    await notify(org.admin.organisationId, [eventId]);
+    const [delivery] = await deliveriesOf(rule.id);
+    // Everything works but the "sent" mark, which meets a lost connection twice.
+    let failures = 0;
+    const flaky = {
+      query: (...args: Parameters<pg.Pool['query']>) => {
+        if (/SET status = 'sent'/.test(String(args[0])) && failures < 2) {
+          failures++;
+          return Promise.reject(
+            Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+          );
+        }
+        return app.db.query(...args);
+      },
+    } as unknown as pg.Pool;
+    const received = () => hooks.requests.filter((request) => request.path === '/blip').length;
+    await runJob(delivery!.id, 0, { ...context(), db: flaky });
+    expect(failures).toBe(2);
+    expect((await deliveriesOf(rule.id))[0]).toMatchObject({ status: 'sent', attempts: 1 });
+    // The queue's retry (had the job been failed meanwhile) finds it sent and sends nothing.
+    await runJob(delivery!.id, 1);
+    expect(received()).toBe(1);
   });
 
   it('retries while the receiver is down, delivers once it is back, and loses nothing', async () => {
