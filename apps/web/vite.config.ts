@@ -37,8 +37,9 @@ function buildInfoPlugin(): Plugin {
 }
 
 /**
- * Writes `.br` and `.gz` next to every script, style and text asset; the server sends them as they
- * are (@fastify/static `preCompressed`), so nothing is compressed per request.
+ * Writes `.br` and `.gz` next to every script, style and text file of the build (the hashed assets and
+ * the copied public files alike); the server sends them as they are (@fastify/static `preCompressed`),
+ * so nothing is compressed per request.
  */
 function precompressPlugin(): Plugin {
   let outDir = 'dist';
@@ -51,9 +52,13 @@ function precompressPlugin(): Plugin {
     writeBundle() {
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-          entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+          entry.isDirectory()
+            ? entry.name.startsWith('.')
+              ? []
+              : walk(path.join(dir, entry.name))
+            : [path.join(dir, entry.name)],
         );
-      for (const file of walk(path.join(outDir, 'assets'))) {
+      for (const file of walk(outDir)) {
         if (!/\.(js|css|svg|json|txt)$/.test(file)) {
           continue;
         }
