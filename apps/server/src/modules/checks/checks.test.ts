@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { moscowDate, moscowInstant } from '../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { startDueScheduledRuns } from './runs/runs.service.ts';
 import {
@@ -360,6 +361,48 @@ describe('regular check runs and events', () => {
     expect(await startDueScheduledRuns({ db: app.db, config, queue: app.queue })).toBe(0);
     const runs = (await get('/api/v1/monitoring/check-runs', analyst.token)).json();
     expect(runs.items[0]).toMatchObject({ trigger: 'scheduled', status: 'queued', createdBy: null });
+    await app.db.query(`UPDATE check_runs SET status = 'failed' WHERE id = $1`, [runs.items[0].id]);
+  });
+
+  it('shows as the next run the moment the minute tick will fire the schedule', async () => {
+    const schedule = async () => (await get('/api/v1/monitoring/check-schedule', admin.token)).json();
+    const lastFired = async () =>
+      (
+        await app.db.query<{ last_triggered_at: Date | null }>(
+          'SELECT last_triggered_at FROM check_schedules WHERE organisation_id = $1',
+          [admin.organisationId],
+        )
+      ).rows[0]!.last_triggered_at;
+    const today = moscowDate(new Date());
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+    const saved = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/monitoring/check-schedule',
+      payload: { enabled: true, time: '23:59' },
+      headers: bearer(admin.token),
+    });
+    expect(saved.statusCode).toBe(200);
+    // Saved today with a time already past, then moved later today: the tick waits for tomorrow.
+    await app.db.query(
+      `UPDATE check_schedules SET enabled = true, run_at = '23:59', last_triggered_on = $2, last_triggered_at = NULL
+        WHERE organisation_id = $1`,
+      [admin.organisationId, today],
+    );
+    expect((await schedule()).nextRunAt).toBe(moscowInstant(tomorrow, '23:59').toISOString());
+
+    // Due and not yet fired today: the next minute tick takes it, not tomorrow's.
+    await app.db.query(
+      `UPDATE check_schedules SET run_at = '00:00', last_triggered_on = NULL WHERE organisation_id = $1`,
+      [admin.organisationId],
+    );
+    const due = new Date((await schedule()).nextRunAt).getTime();
+    expect(due).toBeGreaterThan(Date.now());
+    expect(due).toBeLessThanOrEqual(Date.now() + 60_000);
+    await startDueScheduledRuns({ db: app.db, config, queue: app.queue });
+    expect(await lastFired()).not.toBeNull();
+    expect((await schedule()).nextRunAt).toBe(moscowInstant(tomorrow, '00:00').toISOString());
+    const runs = (await get('/api/v1/monitoring/check-runs', admin.token)).json();
     await app.db.query(`UPDATE check_runs SET status = 'failed' WHERE id = $1`, [runs.items[0].id]);
   });
 });
