@@ -5,6 +5,7 @@ import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../t
 import { startDueScheduledRuns } from './runs/runs.service.ts';
 import {
   addItems,
+  encodeCp1251,
   importRecords,
   multipartFile,
   randomPassport,
@@ -137,6 +138,40 @@ describe('dataset sources', () => {
     const history = (await get('/api/v1/monitoring/sources/accidents/imports', viewer.token)).json();
     expect(history.items[0].version).toBe(created.version);
     // Back to the accidents dataset the other tests expect.
+    await importRecords(app, staff.token, 'accidents', [PLACEHOLDERS.accidents!]);
+  });
+
+  it('reads a dataset CSV as an upload is read: Windows-1251, tabs, quoted cells, capped cells', async () => {
+    const vins = [randomVin(), randomVin(), randomVin()];
+    const note = 'Удар; «сильный» и "так"\r\nвторая строка';
+    const csv =
+      'vin\trecord_id\tdate\tregion\tnote\r\n' +
+      `${vins[0]}\tДТП-10\t01.02.2025\tМосква\t"${note.replaceAll('"', '""')}"\r\n` +
+      '\t\t\t\t\r\n' + // a blank row: skipped, but counted in the row numbers
+      `${vins[1]}\tДТП-11\t2025-02-03\t${'Я'.repeat(5000)}\t\r\n` +
+      `${vins[2]}\tДТП-12\t2025-02-04\tТверь\t\r\n`;
+    const file = multipartFile('accidents.csv', encodeCp1251(csv));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/sources/accidents/imports',
+      payload: file.payload,
+      headers: { ...file.headers, ...bearer(staff.token) },
+    });
+    expect(response.statusCode).toBe(201);
+    const created = response.json();
+    expect(created).toMatchObject({ recordsTotal: 2, rowsRejected: 1 });
+    expect(created.errors).toEqual([{ row: 4, message: 'region: не длиннее 1000 символов' }]);
+    const { rows } = await app.db.query<{ identifier: string; payload: Record<string, unknown> }>(
+      'SELECT identifier, payload FROM source_records WHERE import_id = $1 ORDER BY finding_key',
+      [created.id],
+    );
+    expect(rows).toEqual([
+      {
+        identifier: vins[0],
+        payload: { record_id: 'ДТП-10', date: '2025-02-01', region: 'Москва', note },
+      },
+      { identifier: vins[2], payload: { record_id: 'ДТП-12', date: '2025-02-04', region: 'Тверь' } },
+    ]);
     await importRecords(app, staff.token, 'accidents', [PLACEHOLDERS.accidents!]);
   });
 
