@@ -3,6 +3,7 @@ export * from './audit.ts';
 export * from './auth.ts';
 export * from './checks.ts';
 export * from './common.ts';
+export * from './csv.ts';
 export * from './dashboard.ts';
 export * from './finding-format.ts';
 export * from './messages.ts';

@@ -27,7 +27,10 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
   CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
   DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
-  DATASET_FORMAT: { status: 422, message: 'Не удалось прочитать файл: нужен CSV (UTF-8) или JSON' },
+  DATASET_FORMAT: {
+    status: 422,
+    message: 'Не удалось прочитать файл: нужен CSV (UTF-8 или Windows-1251) или JSON',
+  },
   INVALID_CHARACTERS: {
     status: 422,
     message: 'Запрос содержит недопустимый символ (NUL, код 0). Уберите его и повторите попытку',

@@ -1,4 +1,5 @@
 import { texts } from '@/config/texts';
+import { moscowDateTimeFormat } from './moscow-time';
 
 const dateTime = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
 
@@ -10,22 +11,13 @@ export function formatDateTime(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
 }
 
-const moscowDateTime = new Intl.DateTimeFormat('ru-RU', {
-  timeZone: 'Europe/Moscow',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /** «21.11.2026, 14:05» in Moscow time whatever the browser's zone (uploads are stamped in МСК). */
 export function formatMoscowDateTime(value: string | null | undefined): string {
   if (!value) {
     return texts.common.dash;
   }
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : moscowDateTime.format(date);
+  return Number.isNaN(date.getTime()) ? value : moscowDateTimeFormat.format(date);
 }
 
 const integer = new Intl.NumberFormat('ru-RU');

@@ -10,6 +10,7 @@ import {
 } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
+import { formatMoscowDateTime } from '../../lib/moscow-time.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import {
   type Cell,
@@ -65,18 +66,8 @@ const EXPORT_COLUMNS: ReportColumn[] = [
   { header: 'Что изменилось', width: 60 },
 ];
 
-const moscowTime = new Intl.DateTimeFormat('ru-RU', {
-  timeZone: 'Europe/Moscow',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
 const toCells = (row: AuditRow): Cell[] => [
-  moscowTime.format(row.created_at).replace(',', ''),
+  formatMoscowDateTime(row.created_at, { seconds: true }),
   row.full_name ?? 'Система',
   row.email,
   auditActionLabel(row.action),

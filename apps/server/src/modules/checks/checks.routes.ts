@@ -95,7 +95,7 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       schema: {
         tags: ['checks'],
         summary:
-          'Загрузить новую версию набора данных источника (multipart, поле file: CSV UTF-8 или JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком',
+          'Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком',
         consumes: ['multipart/form-data'],
         params: z.object({ type: sourceTypeSchema }),
         response: { 201: sourceImportSchema, ...errors(400, 401, 403, 413, 422) },
@@ -114,15 +114,26 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       if (!file) {
         throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
       }
-      const content = await file.toBuffer().catch(() => {
-        throw new AppError('PAYLOAD_TOO_LARGE');
-      });
+      const stream = file.file;
+      // Streamed into the reader: a dataset file is never held whole in memory.
+      async function* content(): AsyncGenerator<Uint8Array> {
+        try {
+          for await (const chunk of stream) {
+            yield chunk as Buffer;
+          }
+        } catch (error) {
+          throw isAppError(error) ? error : new AppError('PAYLOAD_TOO_LARGE');
+        }
+        if (stream.truncated) {
+          throw new AppError('PAYLOAD_TOO_LARGE');
+        }
+      }
       const created = await importDatasetFile({
         db: fastify.db,
         auth: requireAuth(request),
         type: request.params.type,
         fileName: file.filename,
-        content,
+        content: content(),
       });
       return reply.code(201).send(created);
     },

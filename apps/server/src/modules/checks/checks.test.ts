@@ -1,9 +1,11 @@
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { moscowDate, moscowInstant } from '../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { startDueScheduledRuns } from './runs/runs.service.ts';
 import {
   addItems,
+  encodeCp1251,
   importRecords,
   multipartFile,
   randomPassport,
@@ -136,6 +138,40 @@ describe('dataset sources', () => {
     const history = (await get('/api/v1/monitoring/sources/accidents/imports', viewer.token)).json();
     expect(history.items[0].version).toBe(created.version);
     // Back to the accidents dataset the other tests expect.
+    await importRecords(app, staff.token, 'accidents', [PLACEHOLDERS.accidents!]);
+  });
+
+  it('reads a dataset CSV as an upload is read: Windows-1251, tabs, quoted cells, capped cells', async () => {
+    const vins = [randomVin(), randomVin(), randomVin()];
+    const note = 'Удар; «сильный» и "так"\r\nвторая строка';
+    const csv =
+      'vin\trecord_id\tdate\tregion\tnote\r\n' +
+      `${vins[0]}\tДТП-10\t01.02.2025\tМосква\t"${note.replaceAll('"', '""')}"\r\n` +
+      '\t\t\t\t\r\n' + // a blank row: skipped, but counted in the row numbers
+      `${vins[1]}\tДТП-11\t2025-02-03\t${'Я'.repeat(5000)}\t\r\n` +
+      `${vins[2]}\tДТП-12\t2025-02-04\tТверь\t\r\n`;
+    const file = multipartFile('accidents.csv', encodeCp1251(csv));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/sources/accidents/imports',
+      payload: file.payload,
+      headers: { ...file.headers, ...bearer(staff.token) },
+    });
+    expect(response.statusCode).toBe(201);
+    const created = response.json();
+    expect(created).toMatchObject({ recordsTotal: 2, rowsRejected: 1 });
+    expect(created.errors).toEqual([{ row: 4, message: 'region: не длиннее 1000 символов' }]);
+    const { rows } = await app.db.query<{ identifier: string; payload: Record<string, unknown> }>(
+      'SELECT identifier, payload FROM source_records WHERE import_id = $1 ORDER BY finding_key',
+      [created.id],
+    );
+    expect(rows).toEqual([
+      {
+        identifier: vins[0],
+        payload: { record_id: 'ДТП-10', date: '2025-02-01', region: 'Москва', note },
+      },
+      { identifier: vins[2], payload: { record_id: 'ДТП-12', date: '2025-02-04', region: 'Тверь' } },
+    ]);
     await importRecords(app, staff.token, 'accidents', [PLACEHOLDERS.accidents!]);
   });
 
@@ -360,6 +396,48 @@ describe('regular check runs and events', () => {
     expect(await startDueScheduledRuns({ db: app.db, config, queue: app.queue })).toBe(0);
     const runs = (await get('/api/v1/monitoring/check-runs', analyst.token)).json();
     expect(runs.items[0]).toMatchObject({ trigger: 'scheduled', status: 'queued', createdBy: null });
+    await app.db.query(`UPDATE check_runs SET status = 'failed' WHERE id = $1`, [runs.items[0].id]);
+  });
+
+  it('shows as the next run the moment the minute tick will fire the schedule', async () => {
+    const schedule = async () => (await get('/api/v1/monitoring/check-schedule', admin.token)).json();
+    const lastFired = async () =>
+      (
+        await app.db.query<{ last_triggered_at: Date | null }>(
+          'SELECT last_triggered_at FROM check_schedules WHERE organisation_id = $1',
+          [admin.organisationId],
+        )
+      ).rows[0]!.last_triggered_at;
+    const today = moscowDate(new Date());
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+    const saved = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/monitoring/check-schedule',
+      payload: { enabled: true, time: '23:59' },
+      headers: bearer(admin.token),
+    });
+    expect(saved.statusCode).toBe(200);
+    // Saved today with a time already past, then moved later today: the tick waits for tomorrow.
+    await app.db.query(
+      `UPDATE check_schedules SET enabled = true, run_at = '23:59', last_triggered_on = $2, last_triggered_at = NULL
+        WHERE organisation_id = $1`,
+      [admin.organisationId, today],
+    );
+    expect((await schedule()).nextRunAt).toBe(moscowInstant(tomorrow, '23:59').toISOString());
+
+    // Due and not yet fired today: the next minute tick takes it, not tomorrow's.
+    await app.db.query(
+      `UPDATE check_schedules SET run_at = '00:00', last_triggered_on = NULL WHERE organisation_id = $1`,
+      [admin.organisationId],
+    );
+    const due = new Date((await schedule()).nextRunAt).getTime();
+    expect(due).toBeGreaterThan(Date.now());
+    expect(due).toBeLessThanOrEqual(Date.now() + 60_000);
+    await startDueScheduledRuns({ db: app.db, config, queue: app.queue });
+    expect(await lastFired()).not.toBeNull();
+    expect((await schedule()).nextRunAt).toBe(moscowInstant(tomorrow, '00:00').toISOString());
+    const runs = (await get('/api/v1/monitoring/check-runs', admin.token)).json();
     await app.db.query(`UPDATE check_runs SET status = 'failed' WHERE id = $1`, [runs.items[0].id]);
   });
 });

@@ -2,6 +2,7 @@ import type { WebhookEvent } from '@pledgewatch/contract';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { retryOnConnectionLoss } from '../../db/pool.ts';
+import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
@@ -18,8 +19,6 @@ import {
 } from './notifications.queries.ts';
 import {
   type EventView,
-  formatMoscow,
-  formatMoscowDate,
   type NotificationContent,
   renderEmail,
   renderTelegram,

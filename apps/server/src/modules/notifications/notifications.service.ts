@@ -16,6 +16,7 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { moscowClock } from '../../lib/moscow-time.ts';
 import { checkOutboundUrl, OutboundError, type OutboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
@@ -40,7 +41,6 @@ import {
   takeDigestItems,
   updateRule as updateRuleRow,
 } from './notifications.queries.ts';
-import { moscowClock } from './notifications.templates.ts';
 
 // ─── Rules ──────────────────────────────────────────────────────────────────────────────────
 

@@ -8,6 +8,7 @@ import {
   type SourceType,
   type WebhookEvent,
 } from '@pledgewatch/contract';
+import { formatMoscow } from '../../lib/moscow-time.ts';
 import type { MailMessage } from '../../plugins/mailer.ts';
 import type { EventRow } from './notifications.queries.ts';
 
@@ -15,43 +16,6 @@ import type { EventRow } from './notifications.queries.ts';
  * What a notification says. Every message carries the change itself — the item, the source, the
  * event, what the record was and what it is now, when it was found — and a link to the item.
  */
-
-const MOSCOW = 'Europe/Moscow';
-const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
-  timeZone: MOSCOW,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const moscowDateFormat = new Intl.DateTimeFormat('ru-RU', {
-  timeZone: MOSCOW,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
-
-/** «12.03.2026 14:05 (МСК)». */
-export const formatMoscow = (date: Date) => `${moscowFormat.format(date).replace(',', '')} (МСК)`;
-export const formatMoscowDate = (date: Date) => moscowDateFormat.format(date);
-
-/** The Moscow calendar date (YYYY-MM-DD) and hour of an instant. */
-export function moscowClock(now: Date): { date: string; hour: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: MOSCOW,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
-}
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DOCUMENT_TYPE_LABELS,
+  neutralise,
   PACKAGE_STATUS_LABELS,
   type PackageAction,
   type PackageStatus,
@@ -24,7 +25,6 @@ import { type Queryable, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { recordAudit } from '../audit/audit.queries.ts';
-import { neutralise } from '../reports/report-files.ts';
 import { normaliseHeader } from '../uploads/kinds/upload-kind.ts';
 import { openRowSource } from '../uploads/reader/open-row-source.ts';
 import { isUploadFileError } from '../uploads/reader/upload-file-error.ts';

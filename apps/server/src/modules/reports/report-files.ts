@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import type { ReportEncoding } from '@pledgewatch/contract';
+import { CSV_BOM, csvRow, neutralise, type ReportEncoding } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 
@@ -29,14 +29,6 @@ export function pdfColumnWidths(columns: readonly ReportColumn[], tableWidth: nu
 
 /** Rows come in batches (one cursor fetch each). */
 export type RowBatches = AsyncIterable<Cell[][]>;
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * A text cell that a spreadsheet would take for a formula (= + - @, or a tab / carriage return before
- * one) gets a leading apostrophe, so it is shown as the text it is (CSV injection).
- */
-export const neutralise = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
 
 // ─── Windows-1251 ───────────────────────────────────────────────────────────────────────────
 
@@ -71,17 +63,6 @@ export function encodeCp1251(text: string): Buffer {
 
 // ─── CSV ────────────────────────────────────────────────────────────────────────────────────
 
-function csvCell(value: Cell): string {
-  if (value === null) {
-    return '';
-  }
-  if (typeof value === 'number') {
-    return String(value);
-  }
-  const text = neutralise(value);
-  return /[";\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** CSV with `;` (what Excel in a Russian locale expects): UTF-8 with BOM, or Windows-1251. */
 export function csvReport(options: {
   columns: readonly ReportColumn[];
@@ -91,12 +72,12 @@ export function csvReport(options: {
   const encode = (text: string) =>
     options.encoding === 'windows-1251' ? encodeCp1251(text) : Buffer.from(text, 'utf8');
   async function* chunks() {
-    const header = `${options.columns.map((column) => csvCell(column.header)).join(';')}\r\n`;
-    yield encode(options.encoding === 'utf-8' ? `\uFEFF${header}` : header);
+    const header = csvRow(options.columns.map((column) => column.header));
+    yield encode(options.encoding === 'utf-8' ? `${CSV_BOM}${header}` : header);
     for await (const batch of options.rows) {
       let text = '';
       for (const row of batch) {
-        text += `${row.map(csvCell).join(';')}\r\n`;
+        text += csvRow(row);
       }
       yield encode(text);
     }

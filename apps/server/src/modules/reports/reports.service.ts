@@ -29,8 +29,9 @@ import {
 } from '@pledgewatch/contract';
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
+import { formatMoscowDate, formatMoscowDateTime, moscowMidnight } from '../../lib/moscow-time.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { moscowMidnight, nextDay } from '../statistics/statistics.service.ts';
+import { nextDay } from '../statistics/statistics.service.ts';
 import {
   type Cell,
   csvReport,
@@ -313,15 +314,9 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
   pdf: 'application/pdf',
 };
 
-/** «12.03.2026 14:05» Moscow time. */
-export function moscowNow(now = new Date()): string {
-  const moscow = new Date(now.getTime() + 3 * 3_600_000).toISOString();
-  return `${ruDate(moscow.slice(0, 10))} ${moscow.slice(11, 16)}`;
-}
-
 /** The file name: «События 01.03.2026–30.03.2026.xlsx», «Портфель на 31.03.2026.csv». */
 export function reportFileName(query: ReportQuery, now = new Date()): string {
-  const period = periodText(query) ?? `на ${moscowNow(now).slice(0, 10)}`;
+  const period = periodText(query) ?? `на ${formatMoscowDate(now)}`;
   return `${FILE_TITLES[query.kind]} ${period}.${query.format}`;
 }
 
@@ -353,7 +348,7 @@ export async function buildReport(options: {
   const fileName = reportFileName(query);
   const subtitle = [
     periodText(query) ? `Период: ${periodText(query)} (МСК)` : null,
-    `Сформирован: ${moscowNow()} (МСК)`,
+    `Сформирован: ${formatMoscowDateTime(new Date())} (МСК)`,
     `Строк: ${total}`,
   ]
     .filter(Boolean)

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { neutralise } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
   insertRun,
   insertUpload,
 } from '../statistics/testing/statistics-fixtures.ts';
-import { encodeCp1251, neutralise } from './report-files.ts';
+import { encodeCp1251 } from './report-files.ts';
 
 const { app } = await buildTestApp();
 

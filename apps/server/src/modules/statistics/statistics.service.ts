@@ -11,6 +11,7 @@ import {
   type StatisticsResponse,
 } from '@pledgewatch/contract';
 import type pg from 'pg';
+import { moscowMidnight } from '../../lib/moscow-time.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import {
   countCheckRuns,
@@ -28,8 +29,6 @@ const DAY_MS = 86_400_000;
 const toDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
-/** Moscow midnight of a day as an instant (UTC+3 all year, no daylight saving). */
-export const moscowMidnight = (date: string) => `${date}T00:00:00+03:00`;
 export const nextDay = (date: string) => toDate(dayMs(date) + DAY_MS);
 
 /** The first day of the day's bucket: itself, the Monday of its week, or the 1st of its month. */

@@ -1,7 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { UploadFormat } from '@pledgewatch/contract';
+import { CSV_BOM, csvRow, neutralise, type UploadFormat } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
-import { neutralise } from '../reports/report-files.ts';
 
 /** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
 export function tableFile(options: {
@@ -47,13 +46,11 @@ async function* neutraliseRows(rows: AsyncIterable<readonly string[]>) {
   }
 }
 
-const csvCell = (value: string) => (/[";\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-
 async function* csvLines(headers: readonly string[], rows: AsyncIterable<readonly string[]>) {
-  yield `\uFEFF${headers.map(csvCell).join(';')}\r\n`;
+  yield `${CSV_BOM}${csvRow(headers)}`;
   let batch = '';
   for await (const values of rows) {
-    batch += `${values.map(csvCell).join(';')}\r\n`;
+    batch += csvRow(values);
     if (batch.length > 64 * 1024) {
       yield batch;
       batch = '';

@@ -1,5 +1,6 @@
 import type { EventType, Severity, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
+import { moscowDayStartingAt } from '../../../lib/moscow-time.ts';
 
 export interface EventRow {
   id: string;
@@ -82,14 +83,6 @@ export async function findEvents(
     ),
   ]);
   return { items: items.rows, total, unread: unread.rows[0]!.count };
-}
-
-const MOSCOW_OFFSET_MS = 3 * 3_600_000;
-
-/** The Moscow calendar day starting at this instant, or null when it is not a Moscow midnight. */
-function moscowDayStartingAt(iso: string): string | null {
-  const shifted = new Date(Date.parse(iso) + MOSCOW_OFFSET_MS);
-  return shifted.getTime() % 86_400_000 === 0 ? shifted.toISOString().slice(0, 10) : null;
 }
 
 /**

@@ -10,20 +10,9 @@ import {
 } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
+import { formatMoscow } from '../../../lib/moscow-time.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
-
-const moscowFormat = new Intl.DateTimeFormat('ru-RU', {
-  timeZone: 'Europe/Moscow',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** «12.03.2026 14:05 (МСК)». */
-export const formatMoscow = (date: Date) => `${moscowFormat.format(date).replace(',', '')} (МСК)`;
 
 /** A finding's payload as labelled lines (the shared format), with the demo mark spelled out. */
 export function documentFindingLines(payload: Record<string, unknown>): { label: string; value: string }[] {

@@ -18,6 +18,7 @@ import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import { moscowDate } from '../../../lib/moscow-time.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import type { CheckItem, ItemAnswer } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
@@ -125,8 +126,7 @@ function readSubject(body: OneTimeCheckBody): {
   });
 }
 
-const moscowYear = (date: Date) =>
-  Number(new Date(date.getTime() + 3 * 3600 * 1000).toISOString().slice(0, 4));
+const moscowYear = (date: Date) => Number(moscowDate(date).slice(0, 4));
 
 /**
  * Asks every source that answers for the subject's kind, now and in parallel, and stores the check

@@ -415,26 +415,6 @@ export async function findCheckRuns(options: {
   return { items: items.map((row) => toCheckRun(row)), total };
 }
 
-const MOSCOW_OFFSET_MS = 3 * 3600 * 1000;
-
-/** The next moment the daily schedule fires (Moscow has no daylight saving: UTC+3 all year). */
-function nextRunAt(time: string, lastTriggeredAt: Date | null, now = new Date()): Date {
-  const [hours, minutes] = time.split(':').map(Number) as [number, number];
-  const moscowNow = new Date(now.getTime() + MOSCOW_OFFSET_MS);
-  const candidate = new Date(
-    Date.UTC(moscowNow.getUTCFullYear(), moscowNow.getUTCMonth(), moscowNow.getUTCDate(), hours, minutes) -
-      MOSCOW_OFFSET_MS,
-  );
-  const firedToday =
-    lastTriggeredAt &&
-    new Date(lastTriggeredAt.getTime() + MOSCOW_OFFSET_MS).toISOString().slice(0, 10) ===
-      moscowNow.toISOString().slice(0, 10);
-  if (candidate.getTime() <= now.getTime() || firedToday) {
-    candidate.setUTCDate(candidate.getUTCDate() + 1);
-  }
-  return candidate;
-}
-
 export async function getCheckSchedule(options: { db: pg.Pool; auth: AuthContext }): Promise<CheckSchedule> {
   const row = await getSchedule(options.db, options.auth.organisationId);
   if (!row) {
@@ -451,7 +431,7 @@ export async function getCheckSchedule(options: { db: pg.Pool; auth: AuthContext
     time: row.run_at,
     timezone: 'Europe/Moscow',
     lastTriggeredAt: row.last_triggered_at?.toISOString() ?? null,
-    nextRunAt: row.enabled ? nextRunAt(row.run_at, row.last_triggered_at).toISOString() : null,
+    nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { SourceType } from '@pledgewatch/contract';
 import { type DocumentType, isDocumentType, validateDocument, validateVin } from '@pledgewatch/identifiers';
+import { MAX_CELL_CHARS } from '../../../lib/tabular/cell-limits.ts';
+import { detectCsvFormat, readCsvRecords, readHead } from '../../../lib/tabular/csv-stream.ts';
 import type { DatasetRecord } from './sources.queries.ts';
 
 /**
@@ -123,6 +125,8 @@ export function parseDatasetRow(
   type: SourceType,
   row: Record<string, string>,
   rowNumber: number,
+  /** Columns whose cell was longer than the reader's cap (and cut there). */
+  longColumns?: ReadonlySet<string>,
 ): { record: DatasetRecord } | { error: RowError } {
   const layout = DATASET_LAYOUTS[type];
   const fail = (message: string) => ({ error: { row: rowNumber, message } });
@@ -151,9 +155,13 @@ export function parseDatasetRow(
     documentType = rawType;
   }
 
+  const tooLong = (column: string) => `${column}: не длиннее ${MAX_CELL_CHARS} символов`;
   const key = value(layout.key) || (layout.keyOptional ? identifier : '');
   if (!key) {
     return fail(`${layout.key}: обязательное поле`);
+  }
+  if (longColumns?.has(layout.key)) {
+    return fail(tooLong(layout.key));
   }
   const payload: Record<string, unknown> = { [layout.key]: key };
   for (const column of layout.required) {
@@ -166,8 +174,8 @@ export function parseDatasetRow(
     if (!text) {
       continue;
     }
-    if (text.length > 1000) {
-      return fail(`${column}: не длиннее 1000 символов`);
+    if (text.length > MAX_CELL_CHARS || longColumns?.has(column)) {
+      return fail(tooLong(column));
     }
     if (layout.dates?.includes(column)) {
       const date = normaliseDate(text);
@@ -198,57 +206,42 @@ export function parseDatasetRow(
   return { record: { documentType, identifier, key, payload } };
 }
 
-/** A small RFC 4180 reader: quoted fields, `;` or `,` (whichever the header uses), BOM stripped. */
-export function parseCsv(text: string): Record<string, string>[] {
-  const source = text.replace(/^\uFEFF/, '');
-  const firstLine = source.slice(0, source.search(/\r?\n|$/));
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const rows: string[][] = [];
-  let field = '';
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]!;
-    if (quoted) {
-      if (char === '"') {
-        if (source[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[i + 1] === '\n') {
-        i++;
-      }
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else {
-      field += char;
+/** One data row of a dataset file: column name → text, and the columns whose cell was cut at the cap. */
+export interface DatasetRow {
+  /** 1-based, the header being row 1. */
+  rowNumber: number;
+  values: Record<string, string>;
+  longColumns?: ReadonlySet<string>;
+}
+
+/**
+ * A CSV dataset through the shared reader (lib/tabular): encoding (UTF-8 with or without BOM, or
+ * Windows-1251) and delimiter (`;`, `,` or tab) from the head, streamed, cells capped. Blank rows are
+ * skipped but counted, so row numbers are the file's.
+ */
+export async function* readDatasetCsv(source: AsyncIterable<Uint8Array>): AsyncGenerator<DatasetRow> {
+  const { head, chunks } = await readHead(source);
+  let columns: string[] | null = null;
+  let rowNumber = 0;
+  for await (const record of readCsvRecords(chunks, detectCsvFormat(head))) {
+    rowNumber++;
+    if (!columns) {
+      columns = record.values.map((name) => name.trim().toLowerCase());
+      continue;
     }
+    if (!record.values.some((cell) => cell.trim() !== '')) {
+      continue;
+    }
+    const cells = record.values;
+    const longColumns = record.longCells
+      ? new Set([...record.longCells.keys()].map((index) => columns![index] ?? ''))
+      : undefined;
+    yield {
+      rowNumber,
+      values: Object.fromEntries(columns.map((column, index) => [column, cells[index] ?? ''])),
+      longColumns,
+    };
   }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [header, ...body] = rows;
-  if (!header) {
-    return [];
-  }
-  const columns = header.map((name) => name.trim().toLowerCase());
-  return body
-    .filter((cells) => cells.some((cell) => cell.trim() !== ''))
-    .map((cells) => Object.fromEntries(columns.map((column, index) => [column, cells[index] ?? ''])));
 }
 
 /** A JSON file: an array of objects, or `{ "records": [...] }`, with the CSV's column names. */

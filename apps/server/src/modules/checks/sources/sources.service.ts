@@ -10,9 +10,16 @@ import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import { readHead } from '../../../lib/tabular/csv-stream.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { recordAudit } from '../../audit/audit.queries.ts';
-import { parseCsv, parseDatasetRow, parseJsonRows, type RowError } from './dataset-layouts.ts';
+import {
+  type DatasetRow,
+  parseDatasetRow,
+  parseJsonRows,
+  type RowError,
+  readDatasetCsv,
+} from './dataset-layouts.ts';
 import { DEFAULT_CACHE_TTL } from './remote-source.ts';
 import {
   activateSourceImport,
@@ -47,26 +54,26 @@ export function toSourceImport(row: SourceImportRow): SourceImport {
   };
 }
 
-/** Validates text rows of a dataset file into records; duplicates of (identifier, key) keep the last. */
-export function readDatasetRows(
+/** Validates the rows of a dataset file into records; duplicates of (identifier, key) keep the last. */
+export async function readDatasetRows(
   type: SourceType,
-  rows: Record<string, string>[],
-): { records: DatasetRecord[]; errors: RowError[]; rejected: number } {
+  rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>,
+): Promise<{ records: DatasetRecord[]; errors: RowError[]; rejected: number }> {
   const byKey = new Map<string, DatasetRecord>();
   const errors: RowError[] = [];
   let rejected = 0;
-  rows.forEach((row, index) => {
-    const result = parseDatasetRow(type, row, index + 2);
+  for await (const row of rows) {
+    const result = parseDatasetRow(type, row.values, row.rowNumber, row.longColumns);
     if ('error' in result) {
       rejected++;
       if (errors.length < MAX_REPORTED_ERRORS) {
         errors.push(result.error);
       }
-      return;
+      continue;
     }
     const { record } = result;
     byKey.set(`${record.documentType}|${record.identifier}|${record.key}`, record);
-  });
+  }
   return { records: [...byKey.values()], errors, rejected };
 }
 
@@ -126,15 +133,27 @@ export async function importDatasetFile(options: {
   auth: AuthContext;
   type: SourceType;
   fileName: string;
-  content: Buffer;
+  /** The file's bytes as they arrive (a CSV is never held whole; a JSON file is, to be parsed). */
+  content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 }): Promise<SourceImport> {
-  const text = options.content.toString('utf8');
-  const looksJson = /\.json$/i.test(options.fileName) || /^\s*[[{]/.test(text.replace(/^\uFEFF/, ''));
-  const rows = looksJson ? parseJsonRows(text) : parseCsv(text);
-  if (!rows) {
-    throw new AppError('DATASET_FORMAT');
+  const { head, chunks } = await readHead(options.content);
+  const looksJson =
+    /\.json$/i.test(options.fileName) || /^\s*[[{]/.test(new TextDecoder().decode(head.subarray(0, 1024)));
+  let rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>;
+  if (looksJson) {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of chunks) {
+      parts.push(chunk);
+    }
+    const list = parseJsonRows(Buffer.concat(parts).toString('utf8'));
+    if (!list) {
+      throw new AppError('DATASET_FORMAT');
+    }
+    rows = list.map((values, index) => ({ rowNumber: index + 2, values }));
+  } else {
+    rows = readDatasetCsv(chunks);
   }
-  const { records, errors, rejected } = readDatasetRows(options.type, rows);
+  const { records, errors, rejected } = await readDatasetRows(options.type, rows);
   if (records.length === 0) {
     throw new AppError('DATASET_EMPTY', {
       fieldErrors: errors

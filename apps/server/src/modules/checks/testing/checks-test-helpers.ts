@@ -47,16 +47,26 @@ export async function addItems(
   return rows.map((row) => row.id);
 }
 
-export function multipartFile(fileName: string, content: string) {
+export function multipartFile(fileName: string, content: string | Uint8Array) {
   const boundary = `----pledgewatch${Math.random().toString(16).slice(2)}`;
   const payload = Buffer.concat([
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
-    Buffer.from(content, 'utf8'),
+    typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Text in Windows-1251 (every character of the text must exist there). */
+export function encodeCp1251(text: string): Uint8Array {
+  const decoder = new TextDecoder('windows-1251');
+  const table = new Map<string, number>();
+  for (let byte = 0; byte <= 0xff; byte++) {
+    table.set(decoder.decode(Uint8Array.of(byte)), byte);
+  }
+  return Uint8Array.from([...text].map((char) => table.get(char)!));
 }
 
 /** Uploads a dataset as JSON through the API (staff token). */

@@ -74,32 +74,3 @@ export function sniffFormat(head: Uint8Array): SniffedFormat {
   }
   return 'csv';
 }
-
-/** UTF-8 when the sample is valid UTF-8 (with or without BOM), otherwise Windows-1251. */
-export function detectEncoding(head: Uint8Array): { encoding: 'utf-8' | 'windows-1251'; bom: boolean } {
-  if (startsWith(head, [0xef, 0xbb, 0xbf])) {
-    return { encoding: 'utf-8', bom: true };
-  }
-  try {
-    // stream: true lets a multi-byte character cut at the end of the sample pass.
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return { encoding: 'utf-8', bom: false };
-  } catch {
-    return { encoding: 'windows-1251', bom: false };
-  }
-}
-
-/** The delimiter that occurs most in the header line, outside quotes; `;` when none does. */
-export function detectDelimiter(headerLine: string): ';' | ',' | '\t' {
-  const counts = { ';': 0, ',': 0, '\t': 0 };
-  let quoted = false;
-  for (const char of headerLine) {
-    if (char === '"') {
-      quoted = !quoted;
-    } else if (!quoted && (char === ';' || char === ',' || char === '\t')) {
-      counts[char]++;
-    }
-  }
-  const best = (Object.entries(counts) as [';' | ',' | '\t', number][]).sort((a, b) => b[1] - a[1])[0]!;
-  return best[1] > 0 ? best[0] : ';';
-}

@@ -9,6 +9,7 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
+import { moscowMidnight, nextDay } from '@/lib/moscow-time';
 import { parsePagination } from '@/lib/pagination';
 import type { EventsListQuery } from '../api/get-events';
 
@@ -49,23 +50,17 @@ const codes = <T extends string>(allowed: readonly T[], value: string | null): T
   (value ?? '').split(',').filter((code): code is T => (allowed as readonly string[]).includes(code));
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MOSCOW_OFFSET = '+03:00';
 
 /** A Moscow calendar day (or an ISO date-time passed through) as the API's bound. */
 function toBound(value: string, end: boolean): string | undefined {
   if (!value) {
     return undefined;
   }
-  if (!DATE.test(value)) {
+  if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
     return Number.isNaN(Date.parse(value)) ? undefined : value;
   }
-  if (!end) {
-    return `${value}T00:00:00${MOSCOW_OFFSET}`;
-  }
   // `to` is exclusive on the server: the day after the last day shown.
-  const next = new Date(`${value}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return `${next.toISOString().slice(0, 10)}T00:00:00${MOSCOW_OFFSET}`;
+  return moscowMidnight(end ? nextDay(value) : value);
 }
 
 export function parseEventsView(params: URLSearchParams): EventsView {

@@ -46,6 +46,7 @@ import { Page } from '@/components/ui/page';
 import { texts } from '@/config/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
+import { moscowToday } from '@/lib/moscow-time';
 import { type ReportProgress, reportUrl, saveFile, useDownloadReport } from '../api/download-report';
 
 /** Filters side by side where there is room (selects are as wide as their box, so no flex wrap). */
@@ -62,7 +63,6 @@ const FILTER_GRID = {
 const t = texts.report;
 
 const DAY_MS = 86_400_000;
-const moscowToday = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 const minusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
 const PRESETS = ['7', '30', '90', 'year'] as const;

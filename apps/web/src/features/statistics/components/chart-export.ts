@@ -1,4 +1,6 @@
 import {
+  CSV_BOM,
+  csvRow,
   DELIVERY_STATUS_LABELS,
   DELIVERY_STATUSES,
   EVENT_TYPES,
@@ -61,11 +63,8 @@ export function statisticsCsv(data: StatisticsResponse): string {
     point.uploadRowsRejected,
     ...DELIVERY_STATUSES.map((status) => point.deliveries[status]),
   ]);
-  const cell = (value: string | number) => {
-    const text = String(value);
-    return /[";\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(';')).join('\r\n')}\r\n`;
+  // The shared writer: event-type and status labels are quoted and neutralised as the server's files are.
+  return `${CSV_BOM}${[header, ...rows].map(csvRow).join('')}`;
 }
 
 export function downloadStatisticsCsv(data: StatisticsResponse): void {

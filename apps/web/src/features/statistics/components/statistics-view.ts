@@ -11,6 +11,7 @@ import {
 } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { moscowToday } from '@/lib/moscow-time';
 
 export const PERIOD_PRESETS = ['7', '30', '90', 'year', 'custom'] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
@@ -28,8 +29,6 @@ export type StatisticsView = {
 };
 
 const DAY_MS = 86_400_000;
-/** Today in Moscow (UTC+3 all year), ГГГГ-ММ-ДД. */
-export const moscowToday = (now = Date.now()) => new Date(now + 3 * 3_600_000).toISOString().slice(0, 10);
 const minusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
 

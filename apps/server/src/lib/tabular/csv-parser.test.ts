@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_CELL_CHARS } from './cell-limits.ts';
 import { CsvParser, type CsvRecord } from './csv-parser.ts';
-import { MAX_CELL_CHARS } from './row-source.ts';
 
 function parse(
   text: string,

@@ -1,4 +1,4 @@
-import { MAX_CELL_CHARS, MAX_COLUMNS } from './row-source.ts';
+import { MAX_CELL_CHARS, MAX_COLUMNS } from './cell-limits.ts';
 
 const QUOTE = 34; // "
 const CR = 13;
