@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Projects: pure packages, the web app's pure modules, the server's unit + API tests, and the
+ * Projects: pure packages (and the repo scripts), the web app's pure modules, the server's unit + API tests, and the
  * server's hostile-input corpus (`inputs`, run by `npm run test:inputs`).
  * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
  */
@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'packages',
-          include: ['packages/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
         },
       },
       {
