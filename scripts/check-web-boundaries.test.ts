@@ -13,7 +13,9 @@ describe('web boundaries', () => {
       expect.stringContaining('features/report may not import another feature (features/events)'),
     ]);
     expect(messages(file, "import { x } from '../../events/api/get-events';")).toHaveLength(1);
-    expect(messages(file, "const p = import('@/features/statistics/components/statistics-page');")).toHaveLength(1);
+    expect(
+      messages(file, "const p = import('@/features/statistics/components/statistics-page');"),
+    ).toHaveLength(1);
     expect(messages(file, "export { y } from '@/features/events/texts';")).toHaveLength(1);
     expect(messages(file, "import '@/app/router';")).toEqual([expect.stringContaining('the app layer')]);
   });
@@ -32,7 +34,9 @@ describe('web boundaries', () => {
   });
 
   it('refuses components, lib and config importing a feature; lets app/ compose them', () => {
-    expect(messages('components/ui/x.tsx', "import { a } from '@/features/events/api/get-events';")).toHaveLength(1);
+    expect(
+      messages('components/ui/x.tsx', "import { a } from '@/features/events/api/get-events';"),
+    ).toHaveLength(1);
     expect(messages('lib/x.ts', "import { a } from '../features/news/api/get-news';")).toHaveLength(1);
     expect(messages('config/x.ts', "import { a } from '@/app/router';")).toHaveLength(1);
     expect(messages('app/router.tsx', "import('@/features/news/components/news-page')")).toEqual([]);

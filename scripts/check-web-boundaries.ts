@@ -61,7 +61,11 @@ export const checkSource = (relative: string, source: string): Violation[] => {
     }
     const reason = refusal(fromLayer, target.startsWith('..') ? 'outside src' : layerOf(target));
     if (reason) {
-      violations.push({ file: relative, line: lineOf(source, match.index), message: `'${specifier}': ${reason}` });
+      violations.push({
+        file: relative,
+        line: lineOf(source, match.index),
+        message: `'${specifier}': ${reason}`,
+      });
     }
   }
   if (fromLayer.startsWith('features/')) {
