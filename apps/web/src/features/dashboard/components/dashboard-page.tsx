@@ -28,7 +28,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Page } from '@/components/ui/page';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { DELIVERY_LOG_PARAMS, paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/dashboard/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { useDashboard } from '../api/get-dashboard';

@@ -13,7 +13,7 @@ import {
 import { useEffect, useState } from 'react';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/events/texts';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { type EventsView, type EventsViewKey, hasFilters } from './use-events-view';
 

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '@pledgewatch/contract';
 import { type DragEvent, useId, useRef, useState } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import { formatBytes } from '@/lib/format';
 
 const t = texts.monitoringUpload.file;

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { validateVin } from '@pledgewatch/identifiers';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 
 const t = texts.monitoringUpload.single;
 

@@ -9,7 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { OneTimeCheckDocument } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { DecodingList } from './vin-preview';
 
 const t = texts.oneTimeCheck.document;

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { OneTimeCheck } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { CheckStatusChip } from './check-status-chip';
 import { DecodingList, vinDecodingLines } from './vin-preview';

@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { VinDecoded } from '@pledgewatch/identifiers';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 
 const t = texts.oneTimeCheck;
 

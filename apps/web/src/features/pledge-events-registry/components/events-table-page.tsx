@@ -35,7 +35,7 @@ import {
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
@@ -454,7 +454,7 @@ function EventDrawer({ eventId, onClose }: { eventId: string | null; onClose: ()
               lines={[
                 `${data.contract.name ?? ''} № ${data.contract.number} от ${ruDate(data.contract.date)}`.trim(),
                 data.contract.endDate
-                  ? `${texts.pledgeUploadEvents.form.contractEndDate}: ${ruDate(data.contract.endDate)}`
+                  ? `${texts.pledgeEventsRegistry.contractEndDate}: ${ruDate(data.contract.endDate)}`
                   : '',
               ].filter(Boolean)}
             />

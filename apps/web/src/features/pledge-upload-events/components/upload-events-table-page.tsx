@@ -19,7 +19,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-upload-events/texts';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatBytes } from '@/lib/format';

@@ -43,7 +43,7 @@ import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/report/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { type ReportProgress, reportUrl, saveFile, useDownloadReport } from '../api/download-report';
@@ -331,7 +331,7 @@ export default function ReportPage() {
                       labelOf={(type) => EVENT_TYPES[type].label}
                       onChange={(eventTypes) => set({ eventTypes })}
                       allLabel={t.allTypes}
-                      selectedLabel={texts.events.filters.selected}
+                      selectedLabel={texts.common.selected}
                       minWidth={220}
                     />
                     <MultiSelect
@@ -341,7 +341,7 @@ export default function ReportPage() {
                       labelOf={(severity) => SEVERITIES[severity].label}
                       onChange={(severities) => set({ severities })}
                       allLabel={t.allSeverities}
-                      selectedLabel={texts.events.filters.selected}
+                      selectedLabel={texts.common.selected}
                       minWidth={150}
                     />
                     <MultiSelect
@@ -351,7 +351,7 @@ export default function ReportPage() {
                       labelOf={(type) => SOURCE_TYPES[type].name}
                       onChange={(sources) => set({ sources })}
                       allLabel={t.allSources}
-                      selectedLabel={texts.events.filters.selected}
+                      selectedLabel={texts.common.selected}
                     />
                     <TextField
                       select
@@ -375,7 +375,7 @@ export default function ReportPage() {
                     labelOf={(status) => ITEM_STATUS_LABELS[status]}
                     onChange={(statuses) => set({ statuses })}
                     allLabel={t.defaultStatuses}
-                    selectedLabel={texts.events.filters.selected}
+                    selectedLabel={texts.common.selected}
                     minWidth={230}
                   />
                 ) : null}

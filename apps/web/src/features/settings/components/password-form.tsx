@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/settings/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useChangePassword } from '../api/change-password';
 import { SectionCard } from './section-card';

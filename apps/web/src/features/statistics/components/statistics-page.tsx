@@ -44,7 +44,7 @@ import {
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/statistics/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -473,7 +473,7 @@ export default function StatisticsPage() {
               labelOf={(type) => EVENT_TYPES[type].label}
               onChange={(types) => update({ types })}
               allLabel={t.allTypes}
-              selectedLabel={texts.events.filters.selected}
+              selectedLabel={texts.common.selected}
               minWidth={220}
             />
             <MultiSelect
@@ -483,7 +483,7 @@ export default function StatisticsPage() {
               labelOf={(type) => SOURCE_TYPES[type].name}
               onChange={(sources) => update({ sources })}
               allLabel={t.allSources}
-              selectedLabel={texts.events.filters.selected}
+              selectedLabel={texts.common.selected}
             />
             <TextField
               size="small"
