@@ -1,5 +1,4 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,8 +14,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { API, UPLOAD_FORMATS, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { FileDropZone } from '@/components/uploads/file-drop-zone';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
@@ -29,7 +29,6 @@ import { useUploadPledgeEvents } from '../api/upload-pledge-events';
 
 const t = texts.pledgeUploadEvents.file;
 const UPLOAD_PARAM = 'upload';
-const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function DownloadLinks({
   href,
@@ -63,20 +62,13 @@ export default function UploadEventsTablePage() {
   const uploadId = params.get(UPLOAD_PARAM);
   const [percent, setPercent] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const inputId = useId();
   const send = useUploadPledgeEvents();
 
   if (user?.role === 'viewer') {
     return <Alert severity="info">{texts.pledgeUploadEvents.form.viewer}</Alert>;
   }
 
-  const take = (files: FileList | null) => {
-    const file = files?.[0];
-    if (!file) {
-      return;
-    }
+  const take = (file: File) => {
     const extension = file.name.split('.').pop()?.toLowerCase();
     if (extension !== 'csv' && extension !== 'xlsx') {
       setError(t.wrongType(file.name));
@@ -97,12 +89,6 @@ export default function UploadEventsTablePage() {
         },
       },
     );
-  };
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    take(event.dataTransfer.files);
   };
 
   return (
@@ -136,50 +122,12 @@ export default function UploadEventsTablePage() {
               {error}
             </Alert>
           )}
-          <Box
-            onDragOver={(event) => {
-              event.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
-            data-testid="drop-zone"
-            sx={{
-              border: 2,
-              borderStyle: 'dashed',
-              borderColor: dragging ? 'primary.main' : 'divider',
-              borderRadius: 2,
-              p: { xs: 3, md: 5 },
-              display: 'flex',
-              flexDirection: 'column',
-              alignItems: 'center',
-              textAlign: 'center',
-              gap: 1.5,
-            }}
-          >
-            <UploadFileIcon color={dragging ? 'primary' : 'action'} sx={{ fontSize: 48 }} />
-            <Typography variant="h6" component="p">
-              {t.dropTitle}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {`${t.dropHint} · CSV, XLSX · ${formatBytes(UPLOAD_MAX_BYTES_DEFAULT)}`}
-            </Typography>
-            <input
-              ref={input}
-              id={inputId}
-              type="file"
-              accept={ACCEPT}
-              hidden
-              data-testid="file-input"
-              onChange={(event) => {
-                take(event.target.files);
-                event.target.value = '';
-              }}
-            />
-            <Button variant="contained" onClick={() => input.current?.click()}>
-              {t.choose}
-            </Button>
-          </Box>
+          <FileDropZone
+            title={t.dropTitle}
+            hint={`${t.dropHint} · CSV, XLSX · ${formatBytes(UPLOAD_MAX_BYTES_DEFAULT)}`}
+            chooseLabel={t.choose}
+            onFile={take}
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
             <Typography variant="body2" color="text.secondary">
               {t.templateHint}
