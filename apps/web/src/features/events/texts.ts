@@ -40,7 +40,6 @@ export const texts = {
       allTypes: 'Все типы',
       allSeverities: 'Любая',
       allSources: 'Все источники',
-      selected: (count: number) => `Выбрано: ${count}`,
       reset: 'Сбросить фильтры',
       itemOnly: 'Только один объект',
       runOnly: 'Только одна проверка',

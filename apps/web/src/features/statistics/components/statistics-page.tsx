@@ -11,16 +11,10 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import {
-  EVENT_TYPE_CODES,
-  EVENT_TYPES,
-  SOURCE_TYPE_CODES,
-  SOURCE_TYPES,
-  STATISTICS_GROUPINGS,
-  type StatisticsGrouping,
-} from '@pledgewatch/contract';
+import { STATISTICS_GROUPINGS, type StatisticsGrouping } from '@pledgewatch/contract';
 import { useState } from 'react';
-import { MultiSelect } from '@/components/ui/multi-select';
+import { EventTypeSelect, SourceSelect } from '@/components/events/event-filter-selects';
+import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/features/statistics/texts';
@@ -30,17 +24,6 @@ import { useStatistics } from '../api/get-statistics';
 import { downloadStatisticsCsv } from './chart-export';
 import { Charts } from './statistics-charts';
 import { PERIOD_PRESETS, type PeriodPreset, toStatisticsBody, useStatisticsView } from './statistics-view';
-
-/** Filters side by side where there is room (selects are as wide as their box, so no flex wrap). */
-const FILTER_GRID = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: {
-    xs: '1fr',
-    sm: 'repeat(2, minmax(0, 1fr))',
-    md: 'repeat(auto-fill, minmax(200px, 1fr))',
-  },
-} as const;
 
 const t = texts.statistics;
 
@@ -154,24 +137,18 @@ export default function StatisticsPage() {
                 </MenuItem>
               ))}
             </TextField>
-            <MultiSelect
+            <EventTypeSelect
               label={t.eventTypes}
-              codes={EVENT_TYPE_CODES}
               value={view.eventTypes}
-              labelOf={(type) => EVENT_TYPES[type].label}
               onChange={(types) => update({ types })}
               allLabel={t.allTypes}
-              selectedLabel={texts.common.selected}
               minWidth={220}
             />
-            <MultiSelect
+            <SourceSelect
               label={t.sources}
-              codes={SOURCE_TYPE_CODES}
               value={view.sources}
-              labelOf={(type) => SOURCE_TYPES[type].name}
               onChange={(sources) => update({ sources })}
               allLabel={t.allSources}
-              selectedLabel={texts.common.selected}
             />
             <TextField
               size="small"
