@@ -1,4 +1,3 @@
-import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,10 +12,11 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { API, UPLOAD_FORMATS, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
+import { API, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FileDropZone } from '@/components/uploads/file-drop-zone';
+import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
@@ -29,31 +29,6 @@ import { useUploadPledgeEvents } from '../api/upload-pledge-events';
 
 const t = texts.pledgeUploadEvents.file;
 const UPLOAD_PARAM = 'upload';
-
-function DownloadLinks({
-  href,
-  label,
-}: {
-  href: (format: string) => string;
-  label: (format: string) => string;
-}) {
-  return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      {UPLOAD_FORMATS.map((format) => (
-        <Button
-          key={format}
-          size="small"
-          variant="outlined"
-          startIcon={<FileDownloadOutlinedIcon />}
-          href={href(format)}
-          download
-        >
-          {label(format.toUpperCase())}
-        </Button>
-      ))}
-    </Stack>
-  );
-}
 
 /** A file of pledge notifications: send, check (progress), preview with errors, confirm, result. */
 export default function UploadEventsTablePage() {
@@ -132,7 +107,7 @@ export default function UploadEventsTablePage() {
             <Typography variant="body2" color="text.secondary">
               {t.templateHint}
             </Typography>
-            <DownloadLinks
+            <UploadFileLinks
               href={(format) => apiUrl(API.pledgeUploadTemplate, { format })}
               label={t.template}
             />
@@ -318,10 +293,7 @@ function ErrorsTable({ upload }: { upload: UploadDetail }) {
           </TableBody>
         </Table>
       </TableContainer>
-      <DownloadLinks
-        href={(format) => apiUrl(API.uploadErrorsFile(upload.id), { format })}
-        label={t.errorFile}
-      />
+      <UploadFileLinks uploadId={upload.id} label={t.errorFile} />
     </Stack>
   );
 }
