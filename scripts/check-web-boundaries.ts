@@ -1,9 +1,10 @@
 /**
  * The web app's layering, checked by `npm run lint` (Biome's noRestrictedImports cannot say
  * "features/A may not import features/B/**" without one override per feature):
- * - `features/<f>/**` imports only its own feature, `components/`, `lib/`, `config/` and packages;
+ * - `features/<f>/**` imports only its own feature, `components/`, `lib/`, `config/`, `testing/`
+ *   (the route-test harness) and packages;
  *   never another feature nor `app/` (the app layer, `app/` and `main.tsx`, composes features).
- * - `components/`, `lib/` and `config/` import no feature and not `app/`.
+ * - `components/`, `lib/`, `config/` and `testing/` import no feature and not `app/`.
  * - Query keys come from `lib/query-keys.ts`: a literal array as a `queryKey` or in `setQueryData`
  *   inside `features/` is refused.
  * Run: `node scripts/check-web-boundaries.ts [srcDir]`; exits 1 and lists each violation.
@@ -25,7 +26,7 @@ export const layerOf = (relative: string): string => {
   if (top === 'features' && second) {
     return `features/${second}`;
   }
-  return ['components', 'lib', 'config', 'app'].includes(top ?? '') ? (top as string) : 'root';
+  return ['components', 'lib', 'config', 'testing', 'app'].includes(top ?? '') ? (top as string) : 'root';
 };
 
 /** Why `fromLayer` may not import `toLayer`, or null when it may. */
