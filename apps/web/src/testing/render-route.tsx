@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import type { z } from 'zod';
 import { createQueryClient } from '@/lib/react-query';
-import { createAppTheme } from '@/lib/theme';
+import { createAppTheme, ThemeModeProvider } from '@/lib/theme';
 
 /** One stubbed API answer: the body is parsed by the contract's schema, so it has the server's shape. */
 export type StubAnswer = { path: string; schema: z.ZodType; body: unknown };
@@ -15,22 +15,28 @@ export type StubAnswer = { path: string; schema: z.ZodType; body: unknown };
  * Stubs `fetch` with answers by path (the query string is ignored) and records the URLs asked
  * for; anything else answers 404 so a missing stub shows in the test.
  */
-export function stubApi(answers: StubAnswer[]): { requested: string[] } {
+export function stubApi(answers: StubAnswer[]): { requested: string[]; sent: unknown[] } {
   const requested: string[] = [];
+  /** The JSON bodies sent (POST and the like), in order. */
+  const sent: unknown[] = [];
   const bodies = new Map(answers.map((answer) => [answer.path, answer.schema.parse(answer.body)]));
-  vi.stubGlobal('fetch', async (input: string | URL) => {
+  vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     requested.push(`${url.pathname}${url.search}`);
+    if (typeof init?.body === 'string') {
+      sent.push(JSON.parse(init.body));
+    }
     const body = bodies.get(url.pathname);
     return body === undefined
       ? new Response(JSON.stringify({ code: 'NOT_FOUND', message: 'нет заглушки' }), { status: 404 })
       : new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
-  return { requested };
+  return { requested, sent };
 }
 
 /**
- * Renders a screen as the app mounts it: the app's QueryClient settings, the MUI theme and a router
+ * Renders a screen as the app mounts it: the app's QueryClient settings, the theme-mode provider and
+ * MUI theme, and a router
  * at `url`. `prefetch` fills the cache through the screen's own query-options factories (and so the
  * stubbed fetch) first, since a server render does not run effects. Without a DOM environment in
  * this repo (no jsdom/happy-dom), the HTML is what the tests read.
@@ -48,15 +54,24 @@ export async function renderRoute({
 }): Promise<string> {
   const queryClient = createQueryClient();
   await prefetch?.(queryClient);
+  // What the theme-mode provider reads on its first render (the cookie, the system preference).
+  if (typeof document === 'undefined') {
+    vi.stubGlobal('document', { cookie: '', documentElement: { dataset: {} } });
+    vi.stubGlobal('window', { matchMedia: undefined, location: { protocol: 'http:' } });
+  }
   return renderToString(
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={createAppTheme('light')}>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route path={path} element={element} />
-          </Routes>
-        </MemoryRouter>
-      </ThemeProvider>
+      <ThemeModeProvider>
+        {(mode) => (
+          <ThemeProvider theme={createAppTheme(mode)}>
+            <MemoryRouter initialEntries={[url]}>
+              <Routes>
+                <Route path={path} element={element} />
+              </Routes>
+            </MemoryRouter>
+          </ThemeProvider>
+        )}
+      </ThemeModeProvider>
     </QueryClientProvider>,
   );
 }
@@ -73,7 +88,10 @@ export const visibleText = (html: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** The text of each element with this tag (`h1`, `th`, `button`…) or ARIA role, in order. */
+/**
+ * The text of each element with this tag (`h1`, `th`, `button`…) or ARIA role, in order; for
+ * elements that do not nest their own tag (a heading, a cell, a tab), as the match stops at the first close.
+ */
 export function textsOf(html: string, tagOrRole: string): string[] {
   const bare = html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '');
   const byTag = new RegExp(`<${tagOrRole}(?:\\s[^>]*)?>([\\s\\S]*?)</${tagOrRole}>`, 'g');
