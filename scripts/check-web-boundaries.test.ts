@@ -51,6 +51,15 @@ describe('web boundaries', () => {
     expect(messages(file, 'queryClient.invalidateQueries({ queryKey: queryKeys.users.all });')).toEqual([]);
   });
 
+  it('refuses a source file over 500 lines unless it says it is a catalogue', () => {
+    const long = `${'const a = 1;\n'.repeat(501)}`;
+    expect(messages('features/report/components/report-page.tsx', long)).toEqual([
+      expect.stringContaining('501 lines (over 500)'),
+    ]);
+    expect(messages('lib/query-keys.ts', `// Catalogue: every query key.\n${long}`)).toEqual([]);
+    expect(messages('lib/short.ts', 'const a = 1;\n'.repeat(500))).toEqual([]);
+  });
+
   it('finds no violation in the web app as it is', () => {
     expect(checkTree(webSrc)).toEqual([]);
   });

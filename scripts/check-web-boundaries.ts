@@ -7,6 +7,8 @@
  * - `components/`, `lib/`, `config/` and `testing/` import no feature and not `app/`.
  * - Query keys come from `lib/query-keys.ts`: a literal array as a `queryKey` or in `setQueryData`
  *   inside `features/` is refused.
+ * - No source file is over 500 lines, except a catalogue (query keys, schemas) whose first line says
+ *   why: `// Catalogue …`.
  * Run: `node scripts/check-web-boundaries.ts [srcDir]`; exits 1 and lists each violation.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,9 +47,19 @@ const refusal = (fromLayer: string, toLayer: string): string | null => {
   return null;
 };
 
+export const MAX_LINES = 500;
+
 /** Checks one file's source; `relative` is its path inside src. */
 export const checkSource = (relative: string, source: string): Violation[] => {
   const violations: Violation[] = [];
+  const lines = source.split('\n').length - (source.endsWith('\n') ? 1 : 0);
+  if (lines > MAX_LINES && !source.startsWith('// Catalogue')) {
+    violations.push({
+      file: relative,
+      line: 1,
+      message: `${lines} lines (over ${MAX_LINES}): split it by what it does, or justify a catalogue in a first-line "// Catalogue" comment`,
+    });
+  }
   const fromLayer = layerOf(relative);
   for (const match of source.matchAll(importPattern)) {
     const specifier = match[1] as string;
