@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Projects: pure packages, the web app's pure modules, the server's unit + API tests; two more
- * run on their own: `inputs` (the hostile-input corpus, `npm run test:inputs`) and `faults`
- * (`npm run test:faults`).
+ * Projects: pure packages (and the repo scripts), the web app's pure modules, the server's unit + API
+ * tests; two more run on their own: `inputs` (the hostile-input corpus, `npm run test:inputs`) and
+ * `faults` (`npm run test:faults`).
  * The server project runs against the database chosen by TEST_DB (`embedded` or `server`).
  */
 export default defineConfig({
@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'packages',
-          include: ['packages/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
         },
       },
       {

@@ -1,5 +1,6 @@
 import { API, type MeResponse, type TokenResponse, type User } from '@pledgewatch/contract';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '@/lib/query-keys';
 import { api } from './api-client';
 import { markSessionEnded, markSignedIn, mayHaveSession } from './auth-token';
 
@@ -8,7 +9,7 @@ export const getMe = (): Promise<MeResponse> => api.get<MeResponse>(API.me);
 
 export const meQueryOptions = () =>
   queryOptions({
-    queryKey: ['auth', 'me'],
+    queryKey: queryKeys.auth.me,
     queryFn: getMe,
     staleTime: 5 * 60_000,
   });

@@ -47,12 +47,12 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { label: texts.nav.items, href: paths.monitoringItems.getHref(), icon: <DirectionsCarOutlinedIcon /> },
       {
-        label: texts.events.title,
+        label: texts.nav.events,
         href: paths.monitoringEvents.getHref(),
         icon: <NotificationImportantOutlinedIcon />,
       },
       {
-        label: texts.checks.title,
+        label: texts.nav.checks,
         href: paths.monitoringChecks.getHref(),
         icon: <PlaylistPlayOutlinedIcon />,
       },

@@ -10,6 +10,7 @@ import { apiUrl } from '@/lib/api-client';
  */
 export function UploadFileLinks({
   uploadId,
+  href,
   label,
   ariaLabel,
   size = 'small',
@@ -17,6 +18,8 @@ export function UploadFileLinks({
 }: {
   /** Error file of this upload; without it, the template. */
   uploadId?: string;
+  /** Another file per format (the pledge notifications template); overrides `uploadId`. */
+  href?: (format: string) => string;
   label: (format: string) => string;
   /** A fuller accessible name when the visible label is short (a table cell shows only «CSV»). */
   ariaLabel?: (format: string) => string;
@@ -33,9 +36,11 @@ export function UploadFileLinks({
           variant="outlined"
           startIcon={<FileDownloadOutlinedIcon />}
           href={
-            uploadId
-              ? apiUrl(API.uploadErrorsFile(uploadId), { format })
-              : apiUrl(API.uploadTemplate, { format, kind: 'items' })
+            href
+              ? href(format)
+              : uploadId
+                ? apiUrl(API.uploadErrorsFile(uploadId), { format })
+                : apiUrl(API.uploadTemplate, { format, kind: 'items' })
           }
           download
           aria-label={ariaLabel?.(format.toUpperCase())}

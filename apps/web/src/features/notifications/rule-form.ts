@@ -8,7 +8,7 @@ import {
   SEVERITIES,
   type UpdateNotificationRuleBody,
 } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/notifications/texts';
 
 const t = texts.notifications.rules;
 

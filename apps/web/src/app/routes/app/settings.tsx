@@ -9,7 +9,6 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
 import { AuditLogTable } from '@/features/audit-log/components/audit-log-table';
 import { OutboxTable } from '@/features/outbox/components/outbox-table';
 import { profileQueryOptions, useProfile } from '@/features/settings/api/get-profile';
@@ -18,6 +17,7 @@ import { EmailChangeForm } from '@/features/settings/components/email-change-for
 import { PasswordForm } from '@/features/settings/components/password-form';
 import { ProfileNameForm } from '@/features/settings/components/profile-name-form';
 import { SessionsList } from '@/features/settings/components/sessions-list';
+import { texts } from '@/features/settings/texts';
 import { UsersTable } from '@/features/users/components/users-table';
 import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';

@@ -1,6 +1,7 @@
 import { API, type AuditFacets, type AuditResponse } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, apiUrl } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The screen's filters; empty strings are left out of the request. */
 export type AuditFilters = { actorId: string; action: string; entity: string; from: string; to: string };
@@ -13,13 +14,13 @@ export const getAuditLog = ({ page, pageSize, ...filters }: AuditLogQuery): Prom
   api.get<AuditResponse>(API.audit, { query: { page, pageSize, ...present(filters) } });
 
 export const auditLogQueryOptions = (query: AuditLogQuery) =>
-  queryOptions({ queryKey: ['audit-log', 'entries', query], queryFn: () => getAuditLog(query) });
+  queryOptions({ queryKey: queryKeys.auditLog.entries(query), queryFn: () => getAuditLog(query) });
 
 export const useAuditLog = (query: AuditLogQuery) =>
   useQuery({ ...auditLogQueryOptions(query), placeholderData: keepPreviousData });
 
 export const auditFacetsQueryOptions = () =>
-  queryOptions({ queryKey: ['audit-log', 'facets'], queryFn: () => api.get<AuditFacets>(API.auditFacets) });
+  queryOptions({ queryKey: queryKeys.auditLog.facets, queryFn: () => api.get<AuditFacets>(API.auditFacets) });
 
 export const useAuditFacets = () => useQuery(auditFacetsQueryOptions());
 

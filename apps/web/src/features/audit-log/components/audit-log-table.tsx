@@ -16,12 +16,12 @@ import { useState } from 'react';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/audit-log/texts';
 import { formatMoscowDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { type AuditFilters, auditExportUrl, useAuditFacets, useAuditLog } from '../api/get-audit-log';
 
-const t = texts.settings.audit;
+const t = texts.auditLog;
 const NO_FILTERS: AuditFilters = { actorId: '', action: '', entity: '', from: '', to: '' };
 
 /** The organisation's log of actions for its administrators: who changed what, and when. */

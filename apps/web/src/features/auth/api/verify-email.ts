@@ -1,6 +1,7 @@
 import { API, type MessageResponse, type VerifyEmailBody } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const verifyEmail = (body: VerifyEmailBody): Promise<MessageResponse> =>
   api.post<MessageResponse>(API.verifyEmail, body);
@@ -12,7 +13,7 @@ export const verifyEmail = (body: VerifyEmailBody): Promise<MessageResponse> =>
  */
 export const verifyEmailQueryOptions = (token: string) =>
   queryOptions({
-    queryKey: ['verify-email', token],
+    queryKey: queryKeys.verifyEmail.token(token),
     queryFn: () => verifyEmail({ token }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,

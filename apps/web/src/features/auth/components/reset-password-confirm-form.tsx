@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormAlert } from '@/components/ui/form-alert';
-import { TextInput } from '@/components/ui/text-input';
+import { NewPasswordFields } from '@/components/ui/new-password-fields';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts-signed-out';
 import { applyServerErrors } from '@/lib/form-errors';
@@ -52,22 +52,18 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
       />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
-        <TextInput
-          {...register('new_password')}
-          label={texts.resetPassword.newPassword}
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          newPassword={{
+            register: register('new_password'),
+            label: texts.resetPassword.newPassword,
+            error: errors.new_password?.message,
+          }}
+          confirmPassword={{
+            register: register('confirm_password'),
+            label: texts.resetPassword.confirmPassword,
+            error: errors.confirm_password?.message,
+          }}
           autoFocus
-          error={Boolean(errors.new_password)}
-          helperText={errors.new_password?.message ?? texts.common.passwordRules}
-        />
-        <TextInput
-          {...register('confirm_password')}
-          label={texts.resetPassword.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          error={Boolean(errors.confirm_password)}
-          helperText={errors.confirm_password?.message}
         />
         <Button type="submit" variant="contained" size="large" loading={confirm.isPending}>
           {texts.resetPassword.confirmSubmit}

@@ -9,6 +9,7 @@ import { Link as RouterLink } from 'react-router';
 import { paths } from '@/config/paths';
 import { texts } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import { useVerifyEmail } from '../api/verify-email';
 
 export function VerifyEmailStatus({ token }: { token: string }) {
@@ -19,7 +20,9 @@ export function VerifyEmailStatus({ token }: { token: string }) {
     if (verification.isSuccess) {
       // The verified flag or a confirmed new address changes the user and the profile: refetch all.
       // The verification itself is excluded: its token is spent.
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'verify-email' });
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== queryKeys.verifyEmail.all[0],
+      });
     }
   }, [verification.isSuccess, queryClient]);
 

@@ -1,6 +1,7 @@
 import { API, type CheckRun } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import { CHECK_RUN_POLL_MS, isRunActive } from './get-check-runs';
 
 /** One run with its progress per source (the list leaves `sources` empty). */
@@ -8,7 +9,7 @@ export const getCheckRun = (id: string): Promise<CheckRun> => api.get<CheckRun>(
 
 export const checkRunQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['check-runs', 'one', id],
+    queryKey: queryKeys.checks.run(id),
     queryFn: () => getCheckRun(id),
   });
 

@@ -1,6 +1,7 @@
 import { API, type CheckRun } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type CheckRunsQuery = { page: number; pageSize: number };
 export type CheckRunsPage = { items: CheckRun[]; total: number };
@@ -15,7 +16,7 @@ export const getCheckRuns = (query: CheckRunsQuery): Promise<CheckRunsPage> =>
 
 export const checkRunsQueryOptions = (query: CheckRunsQuery) =>
   queryOptions({
-    queryKey: ['check-runs', 'list', query],
+    queryKey: queryKeys.checks.runList(query),
     queryFn: () => getCheckRuns(query),
   });
 

@@ -1,6 +1,7 @@
 import { API, type SourceImport, type SourceType } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type ImportSourceDatasetInput = {
@@ -26,7 +27,7 @@ export const useImportSourceDataset = (config?: MutationConfig<typeof importSour
     ...config,
     mutationFn: importSourceDataset,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['sources'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.checks.sources });
       await config?.onSuccess?.(...args);
     },
   });

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { CHECK_RUN_TRIGGER_LABELS, type CheckRun } from '@pledgewatch/contract';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { isRunActive } from '../api/get-check-runs';
 import { CheckRunSources } from './check-run-sources';

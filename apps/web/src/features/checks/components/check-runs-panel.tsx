@@ -13,7 +13,7 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { PAGE_SIZE_OPTIONS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { usePagination } from '@/lib/pagination';
 import { isRunActive, useCheckRuns } from '../api/get-check-runs';

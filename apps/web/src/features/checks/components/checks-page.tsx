@@ -1,6 +1,6 @@
 import Stack from '@mui/material/Stack';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { useUser } from '@/lib/auth';
 import { CheckRunsPanel } from './check-runs-panel';
 import { ScheduleCard } from './schedule-card';

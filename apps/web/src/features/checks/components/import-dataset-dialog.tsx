@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Source } from '@pledgewatch/contract';
 import { useId, useState } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { useImportSourceDataset } from '../api/import-source-dataset';

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { type CheckSchedule, updateCheckScheduleBodySchema } from '@pledgewatch/contract';
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime } from '@/lib/format';
 import { useCheckSchedule } from '../api/get-check-schedule';

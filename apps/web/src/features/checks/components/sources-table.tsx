@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { useSources } from '../api/get-sources';

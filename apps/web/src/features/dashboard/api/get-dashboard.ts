@@ -1,6 +1,7 @@
 import { API, type DashboardResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const DASHBOARD_POLL_MS = 3000;
 
@@ -8,7 +9,7 @@ export const getDashboard = (): Promise<DashboardResponse> => api.get<DashboardR
 
 export const dashboardQueryOptions = () =>
   queryOptions({
-    queryKey: ['dashboard'],
+    queryKey: queryKeys.dashboard.one,
     queryFn: getDashboard,
   });
 

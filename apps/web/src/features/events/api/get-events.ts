@@ -7,6 +7,7 @@ import {
 } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
 export type EventsListQuery = {
@@ -34,7 +35,7 @@ export const getEvents = ({ type, severity, source, ...query }: EventsListQuery)
 
 export const eventsQueryOptions = (query: EventsListQuery) =>
   queryOptions({
-    queryKey: ['events', 'list', query],
+    queryKey: queryKeys.events.list(query),
     queryFn: () => getEvents(query),
   });
 

@@ -1,6 +1,7 @@
 import { API, type MarkEventsReadBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const markEventsRead = (body: MarkEventsReadBody): Promise<{ updated: number }> =>
@@ -12,7 +13,7 @@ export const useMarkEventsRead = (config?: MutationConfig<typeof markEventsRead>
     ...config,
     mutationFn: markEventsRead,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['events'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.events.all });
       await config?.onSuccess?.(...args);
     },
   });

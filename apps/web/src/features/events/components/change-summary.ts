@@ -1,5 +1,5 @@
 import { findingFieldLabel, formatFindingValue } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/events/texts';
 
 type Record_ = Record<string, unknown> | null;
 

@@ -13,7 +13,7 @@ import { DOCUMENT_TYPES, formatDocument, isDocumentType } from '@pledgewatch/ide
 import { Link as RouterLink } from 'react-router';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/events/texts';
 import { formatMoscowDateTime } from '@/lib/format';
 import { changeSummary } from './change-summary';
 

@@ -2,18 +2,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import {
-  EVENT_TYPE_CODES,
-  EVENT_TYPES,
-  SEVERITIES,
-  SEVERITY_CODES,
-  SOURCE_TYPE_CODES,
-  SOURCE_TYPES,
-} from '@pledgewatch/contract';
 import { useEffect, useState } from 'react';
-import { MultiSelect } from '@/components/ui/multi-select';
+import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/events/texts';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { type EventsView, type EventsViewKey, hasFilters } from './use-events-view';
 
@@ -89,31 +81,22 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
         <MenuItem value="unread">{t.readUnread}</MenuItem>
         <MenuItem value="read">{t.readRead}</MenuItem>
       </TextField>
-      <MultiSelect
+      <EventTypeSelect
         label={t.type}
-        codes={EVENT_TYPE_CODES}
         value={view.type}
-        labelOf={(code) => EVENT_TYPES[code].label}
         allLabel={t.allTypes}
-        selectedLabel={t.selected}
         onChange={(value) => onChange({ type: value })}
       />
-      <MultiSelect
+      <SeveritySelect
         label={t.severity}
-        codes={SEVERITY_CODES}
         value={view.severity}
-        labelOf={(code) => SEVERITIES[code].label}
         allLabel={t.allSeverities}
-        selectedLabel={t.selected}
         onChange={(value) => onChange({ severity: value })}
       />
-      <MultiSelect
+      <SourceSelect
         label={t.source}
-        codes={SOURCE_TYPE_CODES}
         value={view.source}
-        labelOf={(code) => SOURCE_TYPES[code].name}
         allLabel={t.allSources}
-        selectedLabel={t.selected}
         onChange={(value) => onChange({ source: value })}
       />
       <Box sx={{ display: 'flex', alignItems: 'center' }}>

@@ -14,7 +14,7 @@ import { toast } from 'react-toastify';
 import { Page } from '@/components/ui/page';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/events/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';

@@ -1,6 +1,7 @@
 import { API, type EventsResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 const ITEM_EVENTS_PAGE_SIZE = 20;
 
@@ -11,7 +12,7 @@ export function getItemEvents(itemId: string): Promise<EventsResponse> {
 
 export const itemEventsQueryOptions = (itemId: string) =>
   queryOptions({
-    queryKey: ['monitoring-items', 'events', itemId],
+    queryKey: queryKeys.monitoringItems.events(itemId),
     queryFn: () => getItemEvents(itemId),
   });
 

@@ -1,6 +1,7 @@
 import { API, type ItemFindingsResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The item's last findings per source. */
 export function getItemFindings(id: string): Promise<ItemFindingsResponse> {
@@ -9,7 +10,7 @@ export function getItemFindings(id: string): Promise<ItemFindingsResponse> {
 
 export const itemFindingsQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['monitoring-items', 'findings', id],
+    queryKey: queryKeys.monitoringItems.findings(id),
     queryFn: () => getItemFindings(id),
   });
 

@@ -1,13 +1,14 @@
 import { API, type MonitoringItem } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const getItem = (id: string): Promise<MonitoringItem> =>
   api.get<MonitoringItem>(API.monitoringItem(id));
 
 export const itemQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['monitoring-items', 'detail', id],
+    queryKey: queryKeys.monitoringItems.detail(id),
     queryFn: () => getItem(id),
   });
 

@@ -7,6 +7,7 @@ import {
 } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ItemSortField = (typeof ITEM_SORT_FIELDS)[number];
 export type ItemStatusFilter = ItemStatus | 'all';
@@ -27,7 +28,7 @@ export const getItems = (query: ItemsListQuery): Promise<ItemsResponse> =>
 
 export const itemsQueryOptions = (query: ItemsListQuery) =>
   queryOptions({
-    queryKey: ['monitoring-items', 'list', query],
+    queryKey: queryKeys.monitoringItems.list(query),
     queryFn: () => getItems(query),
   });
 

@@ -1,6 +1,7 @@
 import { API, type MonitoringItem, type UpdateItemBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UpdateItemInput = { id: string; data: UpdateItemBody };
@@ -14,7 +15,7 @@ export const useUpdateItem = (config?: MutationConfig<typeof updateItem>) => {
     ...config,
     mutationFn: updateItem,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.monitoringItems.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { API, type BulkStatusBody, type BulkStatusResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const updateItemsStatus = (body: BulkStatusBody): Promise<BulkStatusResponse> =>
@@ -12,7 +13,7 @@ export const useUpdateItemsStatus = (config?: MutationConfig<typeof updateItemsS
     ...config,
     mutationFn: updateItemsStatus,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.monitoringItems.all });
       await config?.onSuccess?.(...args);
     },
   });

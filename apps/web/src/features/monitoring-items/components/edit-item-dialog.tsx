@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useUpdateItem } from '../api/update-item';
 

@@ -11,7 +11,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import type { ItemStatus, MonitoringItem } from '@pledgewatch/contract';
 import { useState } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 
 const t = texts.monitoringItems;
 

@@ -12,7 +12,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem, SEVERITIES } from '@pledgewatch/contract';
 import type { ReactNode } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useItem } from '../api/get-item';

@@ -21,7 +21,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { useDebouncedValue } from '@/lib/use-debounced-value';

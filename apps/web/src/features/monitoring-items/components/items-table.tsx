@@ -15,7 +15,7 @@ import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem } from '@pledg
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import type { ItemSortField } from '../api/get-items';

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { VinDecoding } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-items/texts';
 
 const t = texts.monitoringItems;
 

@@ -1,6 +1,7 @@
 import { type AddItemsResponse, API, type FormDocBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const addDocumentItems = (body: FormDocBody): Promise<AddItemsResponse> =>
@@ -12,7 +13,7 @@ export const useAddDocumentItems = (config?: MutationConfig<typeof addDocumentIt
     ...config,
     mutationFn: addDocumentItems,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.monitoringItems.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { type AddItemsResponse, API, type FormVinBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const addVinItems = (body: FormVinBody): Promise<AddItemsResponse> =>
@@ -13,7 +14,7 @@ export const useAddVinItems = (config?: MutationConfig<typeof addVinItems>) => {
     mutationFn: addVinItems,
     onSuccess: async (...args) => {
       // The portfolio screen caches its pages under this key.
-      await queryClient.invalidateQueries({ queryKey: ['monitoring-items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.monitoringItems.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { API, type UploadDetail } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const confirmUpload = (id: string): Promise<UploadDetail> =>
@@ -12,8 +13,8 @@ export const useConfirmUpload = (config?: MutationConfig<typeof confirmUpload>) 
     ...config,
     mutationFn: confirmUpload,
     onSuccess: async (...args) => {
-      queryClient.setQueryData(['uploads', 'detail', args[0].id], args[0]);
-      await queryClient.invalidateQueries({ queryKey: ['uploads'] });
+      queryClient.setQueryData(queryKeys.uploads.detail(args[0].id), args[0]);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.all });
       await config?.onSuccess?.(...args);
     },
   });

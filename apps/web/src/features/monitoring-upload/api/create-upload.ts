@@ -1,6 +1,7 @@
 import { API, type UploadDetail } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type CreateUploadInput = {
@@ -27,8 +28,8 @@ export const useCreateUpload = (config?: MutationConfig<typeof createUpload>) =>
     ...config,
     mutationFn: createUpload,
     onSuccess: async (...args) => {
-      queryClient.setQueryData(['uploads', 'detail', args[0].id], args[0]);
-      await queryClient.invalidateQueries({ queryKey: ['uploads', 'list'] });
+      queryClient.setQueryData(queryKeys.uploads.detail(args[0].id), args[0]);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.lists });
       await config?.onSuccess?.(...args);
     },
   });

@@ -2,6 +2,7 @@ import { API, UPLOAD_FINAL_STATUSES, type UploadDetail } from '@pledgewatch/cont
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const getUpload = (id: string): Promise<UploadDetail> => api.get<UploadDetail>(API.upload(id));
 
@@ -11,7 +12,7 @@ const isMoving = (upload: UploadDetail | undefined) =>
 
 export const uploadQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['uploads', 'detail', id],
+    queryKey: queryKeys.uploads.detail(id),
     queryFn: () => getUpload(id),
     staleTime: 0,
     refetchInterval: (query) => (isMoving(query.state.data) ? UPLOAD_POLL_MS : false),

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import type { AddOutcome, OutcomeRow } from '../utils/add-outcome';
 
 const t = texts.monitoringUpload.result;

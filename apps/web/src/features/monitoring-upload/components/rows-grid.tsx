@@ -21,7 +21,7 @@ import { DOCUMENT_TYPE_LABELS, FORM_ROWS_MAX, type FormDocRow, type FormVinRow }
 import { DOCUMENT_TYPE_CODES } from '@pledgewatch/identifiers';
 import { type ClipboardEvent, memo, useMemo, useState } from 'react';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useAddDocumentItems } from '../api/add-document-items';
 import { useAddVinItems } from '../api/add-vin-items';

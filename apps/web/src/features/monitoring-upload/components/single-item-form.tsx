@@ -20,7 +20,7 @@ import { Controller, type UseFormRegisterReturn, useForm } from 'react-hook-form
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useAddDocumentItems } from '../api/add-document-items';
 import { useAddVinItems } from '../api/add-vin-items';

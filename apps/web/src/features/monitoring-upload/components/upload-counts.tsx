@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { UploadCounts as Counts } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import { formatNumber } from '@/lib/format';
 
 const t = texts.monitoringUpload.counts;

@@ -2,7 +2,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 import { useUser } from '@/lib/auth';
 import { RowsGrid } from './rows-grid';
 import { SingleItemForm } from './single-item-form';

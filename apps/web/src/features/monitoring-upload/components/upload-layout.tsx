@@ -1,6 +1,6 @@
 import { TabbedSection } from '@/components/ui/tabbed-section';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 
 export default function UploadLayout() {
   return (

@@ -9,7 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DOCUMENT_TYPE_LABELS, type UploadDetail } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 
 const t = texts.monitoringUpload.preview;
 const MONO = {

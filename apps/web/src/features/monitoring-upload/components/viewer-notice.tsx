@@ -1,6 +1,6 @@
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import { EmptyState } from '@/components/ui/empty-state';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/monitoring-upload/texts';
 
 /** Viewers read the portfolio but cannot add to it. */
 export function ViewerNotice() {

@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { validateVin } from '@pledgewatch/identifiers';
-import { texts } from '@/config/texts';
+import { type DefinitionLine, DefinitionList } from '@/components/ui/definition-list';
+import { texts } from '@/features/monitoring-upload/texts';
 
 const t = texts.monitoringUpload.single;
 
@@ -14,14 +15,17 @@ export function VinPreview({ value }: { value: string }) {
     return null;
   }
   const { decoded } = result;
-  const facts: [string, string][] = [
-    [t.decodedManufacturer, decoded.manufacturer ?? t.decodedUnknown],
-    [t.decodedRegion, [decoded.region, decoded.country].filter(Boolean).join(', ') || t.decodedUnknown],
-    [t.decodedModelYear, decoded.modelYear ? String(decoded.modelYear) : t.decodedUnknown],
-    [
-      t.decodedCheckDigit,
-      decoded.checkDigit.valid ? t.checkDigitOk : t.checkDigitBad(decoded.checkDigit.expected),
-    ],
+  const facts: DefinitionLine[] = [
+    { label: t.decodedManufacturer, value: decoded.manufacturer ?? t.decodedUnknown },
+    {
+      label: t.decodedRegion,
+      value: [decoded.region, decoded.country].filter(Boolean).join(', ') || t.decodedUnknown,
+    },
+    { label: t.decodedModelYear, value: decoded.modelYear ? String(decoded.modelYear) : t.decodedUnknown },
+    {
+      label: t.decodedCheckDigit,
+      value: decoded.checkDigit.valid ? t.checkDigitOk : t.checkDigitBad(decoded.checkDigit.expected),
+    },
   ];
   return (
     <Box
@@ -32,21 +36,7 @@ export function VinPreview({ value }: { value: string }) {
       <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
         {t.decodedTitle(result.value)}
       </Typography>
-      <Box
-        component="dl"
-        sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.25 }}
-      >
-        {facts.map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <DefinitionList lines={facts} dense />
       {result.warnings.map((warning) => (
         <Stack
           key={warning}

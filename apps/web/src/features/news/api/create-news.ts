@@ -1,8 +1,8 @@
 import { API, type CreateNewsBody, type NewsItem } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
-import { NEWS_QUERY_KEY } from './get-news';
 
 export const createNews = (body: CreateNewsBody): Promise<NewsItem> => api.post<NewsItem>(API.news, body);
 
@@ -12,7 +12,7 @@ export const useCreateNews = (config?: MutationConfig<typeof createNews>) => {
     ...config,
     mutationFn: createNews,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: NEWS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.news.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,8 +1,8 @@
 import { API, type MessageResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
-import { NEWS_QUERY_KEY } from './get-news';
 
 export const deleteNews = (id: string): Promise<MessageResponse> =>
   api.delete<MessageResponse>(API.newsItem(id));
@@ -13,7 +13,7 @@ export const useDeleteNews = (config?: MutationConfig<typeof deleteNews>) => {
     ...config,
     mutationFn: deleteNews,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: NEWS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.news.all });
       await config?.onSuccess?.(...args);
     },
   });

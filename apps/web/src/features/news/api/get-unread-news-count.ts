@@ -1,7 +1,7 @@
 import { API, type NewsUnreadCountResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { NEWS_QUERY_KEY } from './get-news';
+import { queryKeys } from '@/lib/query-keys';
 
 const UNREAD_REFRESH_MS = 5 * 60_000;
 
@@ -10,7 +10,7 @@ export const getUnreadNewsCount = (): Promise<NewsUnreadCountResponse> =>
 
 export const unreadNewsCountQueryOptions = () =>
   queryOptions({
-    queryKey: [...NEWS_QUERY_KEY, 'unread-count'],
+    queryKey: queryKeys.news.unreadCount,
     queryFn: getUnreadNewsCount,
     // The badge follows news published while the tab was in the background.
     refetchOnWindowFocus: true,

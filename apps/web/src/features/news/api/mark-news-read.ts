@@ -1,8 +1,8 @@
 import { API, type MarkNewsReadBody, type MarkNewsReadResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
-import { NEWS_QUERY_KEY } from './get-news';
 import { unreadNewsCountQueryOptions } from './get-unread-news-count';
 
 export const markNewsRead = (body: MarkNewsReadBody): Promise<MarkNewsReadResponse> =>
@@ -16,7 +16,7 @@ export const useMarkNewsRead = (config?: MutationConfig<typeof markNewsRead>) =>
     onSuccess: async (...args) => {
       // The answer carries the new count, so the badge updates without another request.
       queryClient.setQueryData(unreadNewsCountQueryOptions().queryKey, { count: args[0].unreadCount });
-      await queryClient.invalidateQueries({ queryKey: [...NEWS_QUERY_KEY, 'list'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.news.lists });
       await config?.onSuccess?.(...args);
     },
   });

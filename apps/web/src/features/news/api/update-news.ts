@@ -1,8 +1,8 @@
 import { API, type NewsItem, type UpdateNewsBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
-import { NEWS_QUERY_KEY } from './get-news';
 
 export type UpdateNewsInput = { id: string; data: UpdateNewsBody };
 
@@ -15,7 +15,7 @@ export const useUpdateNews = (config?: MutationConfig<typeof updateNews>) => {
     ...config,
     mutationFn: updateNews,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: NEWS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.news.all });
       await config?.onSuccess?.(...args);
     },
   });

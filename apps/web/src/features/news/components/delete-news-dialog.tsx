@@ -6,7 +6,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { NewsItem } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/news/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteNews } from '../api/delete-news';
 

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { NewsItem } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/news/texts';
 import { formatNewsDate, formatNewsDateTime } from './news-date';
 import { NewsMarkdown } from './news-markdown';
 

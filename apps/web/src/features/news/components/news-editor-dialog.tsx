@@ -18,7 +18,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/news/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useCreateNews } from '../api/create-news';
 import { useUpdateNews } from '../api/update-news';

@@ -13,7 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/news/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { type NewsListQuery, newsQueryOptions, useNews } from '../api/get-news';

@@ -1,6 +1,6 @@
 import Badge from '@mui/material/Badge';
 import type { ReactNode } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/news/texts';
 import { useUnreadNewsCount } from '../api/get-unread-news-count';
 
 /** Wraps the «Новости» navigation icon with the number of unread news. */

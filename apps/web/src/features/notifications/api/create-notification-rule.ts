@@ -1,6 +1,7 @@
 import { API, type CreateNotificationRuleBody, type NotificationRule } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createNotificationRule = (body: CreateNotificationRuleBody): Promise<NotificationRule> =>
@@ -12,7 +13,7 @@ export const useCreateNotificationRule = (config?: MutationConfig<typeof createN
     ...config,
     mutationFn: createNotificationRule,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['notifications', 'rules'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.notifications.rules });
       await config?.onSuccess?.(...args);
     },
   });

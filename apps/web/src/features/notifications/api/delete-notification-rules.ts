@@ -1,6 +1,7 @@
 import { API, type DeleteNotificationRulesBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 /** DELETE with the ids in its body, as the seed sends it. */
@@ -13,7 +14,7 @@ export const useDeleteNotificationRules = (config?: MutationConfig<typeof delete
     ...config,
     mutationFn: deleteNotificationRules,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['notifications'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.notifications.all });
       await config?.onSuccess?.(...args);
     },
   });

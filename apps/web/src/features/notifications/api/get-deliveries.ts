@@ -1,6 +1,7 @@
 import { API, type DeliveriesResponse, type DeliveryStatus } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
 export type DeliveriesQuery = { page: number; pageSize: number; status?: DeliveryStatus; ruleId?: string };
@@ -13,7 +14,7 @@ export const getDeliveries = (query: DeliveriesQuery): Promise<DeliveriesRespons
 
 export const deliveriesQueryOptions = (query: DeliveriesQuery) =>
   queryOptions({
-    queryKey: ['notifications', 'deliveries', query],
+    queryKey: queryKeys.notifications.deliveryList(query),
     queryFn: () => getDeliveries(query),
   });
 

@@ -1,6 +1,7 @@
 import { API, type TestNotificationResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const sendTestNotification = (ruleId: string): Promise<TestNotificationResponse> =>
@@ -12,7 +13,7 @@ export const useSendTestNotification = (config?: MutationConfig<typeof sendTestN
     ...config,
     mutationFn: sendTestNotification,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['notifications', 'deliveries'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.notifications.deliveries });
       await config?.onSuccess?.(...args);
     },
   });

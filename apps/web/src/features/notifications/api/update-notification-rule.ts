@@ -1,6 +1,7 @@
 import { API, type NotificationRule, type UpdateNotificationRuleBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 /** The seed's PATCH carries the rule id in the body; only the fields sent change. */
@@ -13,7 +14,7 @@ export const useUpdateNotificationRule = (config?: MutationConfig<typeof updateN
     ...config,
     mutationFn: updateNotificationRule,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['notifications', 'rules'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.notifications.rules });
       await config?.onSuccess?.(...args);
     },
   });

@@ -24,7 +24,7 @@ import { useState } from 'react';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/notifications/texts';
 import { formatDateTime } from '@/lib/format';
 import { useDeliveries } from '../api/get-deliveries';
 import { useNotificationRules } from '../api/get-notification-rules';

@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import type { QueryClient } from '@tanstack/react-query';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/notifications/texts';
 import { useUser } from '@/lib/auth';
 import { notificationRulesQueryOptions } from '../api/get-notification-rules';
 import { DeliveriesTable } from './deliveries-table';

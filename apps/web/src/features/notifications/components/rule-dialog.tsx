@@ -33,7 +33,7 @@ import { useId, useMemo, useState } from 'react';
 import { Controller, type Path, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/notifications/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useCreateNotificationRule } from '../api/create-notification-rule';
 import { useAdditionalMethods } from '../api/get-additional-methods';

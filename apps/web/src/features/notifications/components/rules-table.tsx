@@ -25,7 +25,7 @@ import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/notifications/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteNotificationRules } from '../api/delete-notification-rules';
 import { useNotificationRules } from '../api/get-notification-rules';

@@ -1,6 +1,7 @@
 import { API, type OneTimeCheck, type OneTimeCheckBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 import { oneTimeCheckQueryOptions } from './get-one-time-check';
 
@@ -17,7 +18,7 @@ export const useCreateOneTimeCheck = (config?: MutationConfig<typeof createOneTi
       const [check] = args;
       // The results screen opens from the cache instead of asking again.
       queryClient.setQueryData(oneTimeCheckQueryOptions(check.id).queryKey, check);
-      await queryClient.invalidateQueries({ queryKey: ['one-time-checks', 'list'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.oneTimeChecks.lists });
       await config?.onSuccess?.(...args);
     },
   });

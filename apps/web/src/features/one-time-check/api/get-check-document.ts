@@ -1,6 +1,7 @@
 import { API, type OneTimeCheckDocument } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The seed's call is a POST, but it only reads: it is cached like any query. */
 export const getCheckDocument = (id: string): Promise<OneTimeCheckDocument> =>
@@ -8,7 +9,7 @@ export const getCheckDocument = (id: string): Promise<OneTimeCheckDocument> =>
 
 export const checkDocumentQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['one-time-checks', 'document', id],
+    queryKey: queryKeys.oneTimeChecks.document(id),
     queryFn: () => getCheckDocument(id),
     staleTime: Number.POSITIVE_INFINITY,
   });

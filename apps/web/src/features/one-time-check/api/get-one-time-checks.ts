@@ -1,6 +1,7 @@
 import { API, type ItemKind, type OneTimeCheckSummary } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
 export type OneTimeChecksQuery = { page: number; pageSize: number; search?: string; kind?: ItemKind };
@@ -12,7 +13,7 @@ export const getOneTimeChecks = (query: OneTimeChecksQuery): Promise<OneTimeChec
 
 export const oneTimeChecksQueryOptions = (query: OneTimeChecksQuery) =>
   queryOptions({
-    queryKey: ['one-time-checks', 'list', query],
+    queryKey: queryKeys.oneTimeChecks.list(query),
     queryFn: () => getOneTimeChecks(query),
   });
 

@@ -7,7 +7,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { Link, useParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useCheckDocument } from '../api/get-check-document';
 import { CheckDocumentSheet } from './check-document-sheet';

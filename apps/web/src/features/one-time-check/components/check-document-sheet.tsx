@@ -9,8 +9,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { OneTimeCheckDocument } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
-import { DecodingList } from './vin-preview';
+import { DefinitionList } from '@/components/ui/definition-list';
+import { texts } from '@/features/one-time-check/texts';
 
 const t = texts.oneTimeCheck.document;
 
@@ -66,7 +66,7 @@ export function CheckDocumentSheet({ document }: { document: OneTimeCheckDocumen
         {t.subjectHeading}
       </Typography>
       <Divider sx={{ mb: 1, borderColor: '#999' }} />
-      <DecodingList
+      <DefinitionList
         lines={[
           { label: t.kind, value: document.subject.kindLabel },
           { label: t.identifier, value: document.subject.identifierDisplay },

@@ -20,7 +20,7 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';

@@ -7,7 +7,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 
 const t = texts.oneTimeCheck;
 

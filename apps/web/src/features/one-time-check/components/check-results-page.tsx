@@ -9,7 +9,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Page } from '@/components/ui/page';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useOneTimeCheck } from '../api/get-one-time-check';
 import { CheckSummary } from './check-summary';

@@ -5,10 +5,11 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { OneTimeCheck } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { DefinitionList } from '@/components/ui/definition-list';
+import { texts } from '@/features/one-time-check/texts';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
 import { CheckStatusChip } from './check-status-chip';
-import { DecodingList, vinDecodingLines } from './vin-preview';
+import { vinDecodingLines } from './vin-preview';
 
 const t = texts.oneTimeCheck.results;
 
@@ -56,7 +57,7 @@ export function CheckSummary({ check }: { check: OneTimeCheck }) {
             />
             {check.demo && <Chip size="small" color="secondary" label={texts.oneTimeCheck.demo} />}
           </Stack>
-          <DecodingList
+          <DefinitionList
             lines={[
               { label: t.number, value: check.number },
               { label: t.checkedBy, value: check.createdBy.fullName },
@@ -74,7 +75,7 @@ export function CheckSummary({ check }: { check: OneTimeCheck }) {
             <Typography variant="subtitle2" sx={{ mb: 1 }}>
               {texts.oneTimeCheck.decoding.title}
             </Typography>
-            <DecodingList lines={decodingLines} />
+            <DefinitionList lines={decodingLines} />
           </Box>
         )}
       </Stack>

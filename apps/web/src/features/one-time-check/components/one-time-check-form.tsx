@@ -22,7 +22,7 @@ import {
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { sourcesFor } from './check-sources';
 import { VinPreview } from './vin-preview';
 

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useCreateOneTimeCheck } from '../api/create-one-time-check';
 import { CheckProgress } from './check-progress';

@@ -1,7 +1,7 @@
 import PictureAsPdfOutlinedIcon from '@mui/icons-material/PictureAsPdfOutlined';
 import Button, { type ButtonProps } from '@mui/material/Button';
 import { toast } from 'react-toastify';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDownloadCheckPdf } from '../api/download-check-pdf';
 

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ADAPTER_KIND_LABELS, SOURCE_TYPES, type SourceAnswer } from '@pledgewatch/contract';
 import { SeverityChip } from '@/components/ui/severity-chip';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/one-time-check/texts';
 import { FindingFields } from './finding-fields';
 import { findingSeverity, maxSeverity } from './source-severity';
 

@@ -3,11 +3,10 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { VinDecoded } from '@pledgewatch/identifiers';
-import { texts } from '@/config/texts';
+import { type DefinitionLine, DefinitionList } from '@/components/ui/definition-list';
+import { texts } from '@/features/one-time-check/texts';
 
 const t = texts.oneTimeCheck;
-
-export type DecodingLine = { label: string; value: string };
 
 /** The lines of a decoded VIN, in the order the results and the document show them. */
 export function vinDecodingLines(decoded: {
@@ -16,7 +15,7 @@ export function vinDecodingLines(decoded: {
   country: string | null;
   region: string | null;
   modelYear: number | null;
-}): DecodingLine[] {
+}): DefinitionLine[] {
   return [
     { label: t.decoding.manufacturer, value: decoded.manufacturer ?? t.decoding.unknown },
     { label: t.decoding.country, value: decoded.country ?? t.decoding.unknown },
@@ -27,32 +26,6 @@ export function vinDecodingLines(decoded: {
       value: decoded.modelYear ? String(decoded.modelYear) : t.decoding.unknown,
     },
   ];
-}
-
-export function DecodingList({ lines }: { lines: DecodingLine[] }) {
-  return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: 'minmax(140px, max-content) 1fr',
-        columnGap: 2,
-        rowGap: 0.5,
-        m: 0,
-      }}
-    >
-      {lines.map((line) => (
-        <Box key={line.label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">
-            {line.label}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-            {line.value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
 }
 
 /** What the typed VIN already says, before any source is asked. */
@@ -71,7 +44,7 @@ export function VinPreview({ decoded, warnings }: { decoded: VinDecoded; warning
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         {t.decoding.title}
       </Typography>
-      <DecodingList lines={lines} />
+      <DefinitionList lines={lines} />
       {warnings.map((warning) => (
         <Alert key={warning} severity="warning" icon={<WarningAmberRoundedIcon />} sx={{ mt: 1.5 }}>
           {warning}

@@ -1,6 +1,7 @@
 import { API, type OutboxMail } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type OutboxQuery = { page: number; pageSize: number; to?: string };
 export type OutboxPage = { items: OutboxMail[]; total: number };
@@ -10,7 +11,7 @@ export const getOutbox = (query: OutboxQuery): Promise<OutboxPage> =>
 
 export const outboxQueryOptions = (query: OutboxQuery) =>
   queryOptions({
-    queryKey: ['outbox', query],
+    queryKey: queryKeys.outbox.list(query),
     queryFn: () => getOutbox(query),
     // New mails arrive in the background (queued jobs); keep the list fresh while it is open.
     refetchInterval: 10_000,

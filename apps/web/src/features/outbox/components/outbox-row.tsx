@@ -9,10 +9,10 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { OutboxMail } from '@pledgewatch/contract';
 import { useState } from 'react';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/outbox/texts';
 import { formatDateTime } from '@/lib/format';
 
-const t = texts.settings.outbox;
+const t = texts.outbox;
 const STATUS_COLORS = { queued: 'default', sent: 'success', stored: 'info', failed: 'error' } as const;
 
 /** One mail; the row expands to the plain-text body (where demo users find their reset links). */

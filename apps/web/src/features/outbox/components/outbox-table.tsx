@@ -11,13 +11,13 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/outbox/texts';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOutbox } from '../api/get-outbox';
 import { OutboxRow } from './outbox-row';
 
-const t = texts.settings.outbox;
+const t = texts.outbox;
 
 /** The platform's sent mail, for staff (and demo users reading their own reset letters). */
 export function OutboxTable() {

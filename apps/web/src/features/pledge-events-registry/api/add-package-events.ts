@@ -1,6 +1,7 @@
 import { API, type PledgePackageDetail } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const addPackageEvents = ({
@@ -18,7 +19,7 @@ export const useAddPackageEvents = (config?: MutationConfig<typeof addPackageEve
     ...config,
     mutationFn: addPackageEvents,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { API, type CreatePledgePackageBody, type PledgePackageDetail } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createPledgePackage = (body: CreatePledgePackageBody): Promise<PledgePackageDetail> =>
@@ -12,7 +13,7 @@ export const useCreatePledgePackage = (config?: MutationConfig<typeof createPled
     ...config,
     mutationFn: createPledgePackage,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,12 +1,13 @@
 import { API, type PledgeEventDetail } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const getPledgeEvent = (id: string): Promise<PledgeEventDetail> =>
   api.get<PledgeEventDetail>(API.pledgeEvent(id));
 
 export const pledgeEventQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['pledges', 'event', id], queryFn: () => getPledgeEvent(id) });
+  queryOptions({ queryKey: queryKeys.pledges.event(id), queryFn: () => getPledgeEvent(id) });
 
 export const usePledgeEvent = (id: string | null) =>
   useQuery({ ...pledgeEventQueryOptions(id ?? ''), enabled: Boolean(id) });

@@ -1,6 +1,7 @@
 import { API, type PledgeEventsResponse } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type PledgeEventsFilter = {
   page: number;
@@ -21,7 +22,7 @@ export const getPledgeEvents = (query: PledgeEventsFilter): Promise<PledgeEvents
   });
 
 export const pledgeEventsQueryOptions = (query: PledgeEventsFilter) =>
-  queryOptions({ queryKey: ['pledges', 'events', query], queryFn: () => getPledgeEvents(query) });
+  queryOptions({ queryKey: queryKeys.pledges.events(query), queryFn: () => getPledgeEvents(query) });
 
 export const usePledgeEvents = (query: PledgeEventsFilter) =>
   useQuery({ ...pledgeEventsQueryOptions(query), placeholderData: keepPreviousData });

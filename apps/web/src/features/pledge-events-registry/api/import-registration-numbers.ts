@@ -1,6 +1,7 @@
 import { API, type RegistrationNumbersResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 /** A filled-in XLSX export (or CSV) with the numbers the registry gave the package's notifications. */
@@ -22,7 +23,7 @@ export const useImportRegistrationNumbers = (config?: MutationConfig<typeof impo
     ...config,
     mutationFn: importRegistrationNumbers,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

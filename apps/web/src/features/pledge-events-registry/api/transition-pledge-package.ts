@@ -1,6 +1,7 @@
 import { API, type PackageAction, type PledgePackageDetail } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const transitionPledgePackage = ({
@@ -20,7 +21,7 @@ export const useTransitionPledgePackage = (config?: MutationConfig<typeof transi
     ...config,
     mutationFn: transitionPledgePackage,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

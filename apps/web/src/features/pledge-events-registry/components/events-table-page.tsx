@@ -1,14 +1,6 @@
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Drawer from '@mui/material/Drawer';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
@@ -25,41 +17,26 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  DOCUMENT_TYPE_LABELS,
   EVENT_SUBMISSION_STATUS_LABELS,
   EVENT_SUBMISSION_STATUSES,
   PLEDGE_EVENT_KIND_LABELS,
   PLEDGE_EVENT_KINDS,
-  type PledgeEvent,
 } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
-import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useAddPackageEvents } from '../api/add-package-events';
 import { useCreatePledgePackage } from '../api/create-pledge-package';
-import { usePledgeEvent } from '../api/get-pledge-event';
 import { type PledgeEventsFilter, usePledgeEvents } from '../api/get-pledge-events';
-import { usePledgePackages } from '../api/get-pledge-packages';
+import { AddToPackageDialog } from './add-to-package-dialog';
+import { EventDrawer } from './event-drawer';
+import { EventRow } from './event-row';
 
 const t = texts.pledgeEventsRegistry;
-
-export const ruDate = (iso: string | null | undefined) =>
-  iso ? iso.split('-').reverse().join('.') : texts.common.dash;
-
-const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
-  new: 'default',
-  draft: 'info',
-  ready: 'warning',
-  sent: 'info',
-  registered: 'success',
-  rejected: 'error',
-};
 
 type Filters = Omit<PledgeEventsFilter, 'page' | 'pageSize'>;
 
@@ -309,250 +286,5 @@ export default function EventsTablePage() {
         />
       )}
     </Stack>
-  );
-}
-
-const vehicleText = (v: PledgeEvent['vehicles'][number]) =>
-  v.vin ?? (v.bodyNumber ? `кузов ${v.bodyNumber}` : `шасси ${v.chassisNumber ?? ''}`);
-
-function EventRow({
-  event,
-  canWrite,
-  selected,
-  onToggle,
-  onOpen,
-}: {
-  event: PledgeEvent;
-  canWrite: boolean;
-  selected: boolean;
-  onToggle: () => void;
-  onOpen: () => void;
-}) {
-  const [first, ...rest] = event.vehicles;
-  return (
-    <TableRow
-      hover
-      selected={selected}
-      data-testid="pledge-event-row"
-      data-kind={event.kind}
-      sx={{ cursor: 'pointer' }}
-      onClick={onOpen}
-    >
-      {canWrite && (
-        <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
-          <Checkbox
-            checked={selected}
-            disabled={event.package !== null}
-            onChange={onToggle}
-            slotProps={{
-              input: { 'aria-label': t.table.select(`${event.kindLabel} ${event.contract.number}`) },
-            }}
-          />
-        </TableCell>
-      )}
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{ruDate(event.notificationDate)}</TableCell>
-      <TableCell>
-        {event.kindLabel}
-        {(event.registeredNumber ?? event.registrationNumber ?? event.pledge.registrationNumber) && (
-          <Typography
-            variant="caption"
-            color="text.secondary"
-            sx={{ display: 'block', whiteSpace: 'nowrap' }}
-          >
-            {event.registeredNumber ?? event.registrationNumber ?? event.pledge.registrationNumber}
-          </Typography>
-        )}
-      </TableCell>
-      <TableCell>{event.pledgor.name}</TableCell>
-      <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-        {`№ ${event.contract.number} от ${ruDate(event.contract.date)}`}
-      </TableCell>
-      <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-        {first ? vehicleText(first) : texts.common.dash}
-        {rest.length > 0 && (
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {t.table.more(rest.length)}
-          </Typography>
-        )}
-      </TableCell>
-      <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-          <span>{event.pledge.statusLabel}</span>
-          {event.lapse && (
-            <Chip
-              size="small"
-              color="warning"
-              icon={<WarningAmberIcon />}
-              label={t.table.lapse(event.lapse.daysLeft)}
-              data-testid="lapse-flag"
-            />
-          )}
-        </Stack>
-      </TableCell>
-      <TableCell>
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={STATUS_COLORS[event.status]}
-            label={event.statusLabel}
-          />
-          {event.package && (
-            <Typography variant="caption" color="text.secondary">
-              {event.package.name}
-            </Typography>
-          )}
-        </Stack>
-      </TableCell>
-    </TableRow>
-  );
-}
-
-function partyLines(party: PledgeEvent['pledgor']): string[] {
-  if (party.type === 'company') {
-    return [party.name, `ИНН ${party.inn ?? ''} · ОГРН ${party.ogrn ?? ''}`];
-  }
-  return [
-    party.name,
-    `${party.documentType ? DOCUMENT_TYPE_LABELS[party.documentType] : ''} ${party.documentNumber ?? ''} · ${t.detail.birth(ruDate(party.birthDate))}`,
-  ];
-}
-
-function EventDrawer({ eventId, onClose }: { eventId: string | null; onClose: () => void }) {
-  const detail = usePledgeEvent(eventId);
-  const data = detail.data;
-  return (
-    <Drawer
-      anchor="right"
-      open={Boolean(eventId)}
-      onClose={onClose}
-      // Above the app bar, which the layout lifts over the navigation drawer.
-      sx={{ zIndex: (theme) => theme.zIndex.modal }}
-    >
-      <Box
-        sx={{ width: { xs: '100vw', sm: 480 }, p: 3 }}
-        role="region"
-        aria-label={data ? t.detail.title(data.kindLabel, ruDate(data.notificationDate)) : undefined}
-      >
-        {!data ? (
-          <Skeleton height={200} />
-        ) : (
-          <Stack spacing={2.5}>
-            <div>
-              <Typography variant="h6" component="h2">
-                {t.detail.title(data.kindLabel, ruDate(data.notificationDate))}
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                {`${t.detail.source[data.source]}${data.rowNumber ? `, ${t.detail.row(data.rowNumber)}` : ''} · ${data.pledge.statusLabel}`}
-              </Typography>
-            </div>
-            {data.lapse && <Alert severity="warning">{t.table.lapse(data.lapse.daysLeft)}</Alert>}
-            <Section title={t.detail.pledgor} lines={partyLines(data.pledgor)} />
-            <Section title={t.detail.pledgee} lines={partyLines(data.pledgee)} />
-            <Section
-              title={t.detail.contract}
-              lines={[
-                `${data.contract.name ?? ''} № ${data.contract.number} от ${ruDate(data.contract.date)}`.trim(),
-                data.contract.endDate
-                  ? `${texts.pledgeUploadEvents.form.contractEndDate}: ${ruDate(data.contract.endDate)}`
-                  : '',
-              ].filter(Boolean)}
-            />
-            <Section
-              title={t.detail.vehicles}
-              lines={data.vehicles.map((v) => [vehicleText(v), v.description].filter(Boolean).join(' · '))}
-            />
-            {data.registeredNumber && (
-              <Section title={t.detail.registeredNumber} lines={[data.registeredNumber]} />
-            )}
-            <Section
-              title={t.detail.pledgeHistory}
-              lines={data.pledgeHistory.map(
-                (h) => `${ruDate(h.notificationDate)} — ${h.kindLabel} · ${h.statusLabel}`,
-              )}
-            />
-            <Section
-              title={t.detail.packageHistory}
-              lines={
-                data.packageHistory.length === 0
-                  ? [t.detail.noPackage]
-                  : data.packageHistory.map(
-                      (h) =>
-                        `${formatDateTime(h.createdAt)} — ${h.actionLabel}${h.user ? ` (${h.user.fullName})` : ''}${h.comment ? `: ${h.comment}` : ''}`,
-                    )
-              }
-            />
-            <Box>
-              <Button onClick={onClose}>{texts.common.close}</Button>
-            </Box>
-          </Stack>
-        )}
-      </Box>
-    </Drawer>
-  );
-}
-
-function Section({ title, lines }: { title: string; lines: string[] }) {
-  return (
-    <div>
-      <Typography variant="overline" color="text.secondary">
-        {title}
-      </Typography>
-      {lines.map((line, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines of text in a fixed order
-        <Typography key={index} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-          {line}
-        </Typography>
-      ))}
-    </div>
-  );
-}
-
-function AddToPackageDialog({ eventIds, onClose }: { eventIds: string[]; onClose: (done: boolean) => void }) {
-  const drafts = usePledgePackages({ page: 1, pageSize: 100, status: 'draft' });
-  const [packageId, setPackageId] = useState('');
-  const add = useAddPackageEvents({
-    onSuccess: (updated) => {
-      toast.success(`${updated.name}: ${t.packages.events(updated.eventsCount)}`);
-      onClose(true);
-    },
-    onError: (error) => toast.error(getErrorMessage(error)),
-  });
-  const options = drafts.data?.items ?? [];
-  return (
-    <Dialog open onClose={() => onClose(false)} maxWidth="xs" fullWidth>
-      <DialogTitle>{t.addDialog.title}</DialogTitle>
-      <DialogContent>
-        {drafts.isSuccess && options.length === 0 ? (
-          <Alert severity="info">{t.addDialog.none}</Alert>
-        ) : (
-          <TextField
-            select
-            fullWidth
-            label={t.addDialog.package}
-            value={packageId}
-            onChange={(event) => setPackageId(event.target.value)}
-            sx={{ mt: 1 }}
-          >
-            {options.map((option) => (
-              <MenuItem key={option.id} value={option.id}>
-                {`№ ${option.number} · ${option.name}`}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={() => onClose(false)}>{texts.common.cancel}</Button>
-        <Button
-          variant="contained"
-          disabled={!packageId}
-          loading={add.isPending}
-          onClick={() => add.mutate({ packageId, eventIds })}
-        >
-          {t.addDialog.submit}
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

@@ -24,7 +24,7 @@ import {
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-events-registry/texts';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';

@@ -1,6 +1,7 @@
 import { API, type CreatePledgeEventResponse, type PledgeEventData } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createPledgeEvent = (event: PledgeEventData): Promise<CreatePledgeEventResponse> =>
@@ -12,7 +13,7 @@ export const useCreatePledgeEvent = (config?: MutationConfig<typeof createPledge
     ...config,
     mutationFn: createPledgeEvent,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { API, type Upload } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UploadDecision = { id: string; decision: 'confirm' | 'cancel' };
@@ -15,8 +16,8 @@ export const useDecidePledgeUpload = (config?: MutationConfig<typeof decidePledg
     ...config,
     mutationFn: decidePledgeUpload,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['uploads'] });
-      await queryClient.invalidateQueries({ queryKey: ['pledges'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.pledges.all });
       await config?.onSuccess?.(...args);
     },
   });

@@ -1,6 +1,7 @@
 import { API, type Upload } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UploadPledgeEventsInput = {
@@ -30,7 +31,7 @@ export const useUploadPledgeEvents = (config?: MutationConfig<typeof uploadPledg
     ...config,
     mutationFn: uploadPledgeEvents,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['uploads', 'list'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.lists });
       await config?.onSuccess?.(...args);
     },
   });

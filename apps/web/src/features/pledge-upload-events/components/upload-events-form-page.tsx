@@ -37,7 +37,7 @@ import {
 } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-upload-events/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { useCreatePledgeEvent } from '../api/create-pledge-event';

@@ -1,5 +1,3 @@
-import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,12 +12,14 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { API, UPLOAD_FORMATS, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { API, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { FileDropZone } from '@/components/uploads/file-drop-zone';
+import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/pledge-upload-events/texts';
 import { apiUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatBytes } from '@/lib/format';
@@ -29,32 +29,6 @@ import { useUploadPledgeEvents } from '../api/upload-pledge-events';
 
 const t = texts.pledgeUploadEvents.file;
 const UPLOAD_PARAM = 'upload';
-const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-function DownloadLinks({
-  href,
-  label,
-}: {
-  href: (format: string) => string;
-  label: (format: string) => string;
-}) {
-  return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      {UPLOAD_FORMATS.map((format) => (
-        <Button
-          key={format}
-          size="small"
-          variant="outlined"
-          startIcon={<FileDownloadOutlinedIcon />}
-          href={href(format)}
-          download
-        >
-          {label(format.toUpperCase())}
-        </Button>
-      ))}
-    </Stack>
-  );
-}
 
 /** A file of pledge notifications: send, check (progress), preview with errors, confirm, result. */
 export default function UploadEventsTablePage() {
@@ -63,20 +37,13 @@ export default function UploadEventsTablePage() {
   const uploadId = params.get(UPLOAD_PARAM);
   const [percent, setPercent] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const inputId = useId();
   const send = useUploadPledgeEvents();
 
   if (user?.role === 'viewer') {
     return <Alert severity="info">{texts.pledgeUploadEvents.form.viewer}</Alert>;
   }
 
-  const take = (files: FileList | null) => {
-    const file = files?.[0];
-    if (!file) {
-      return;
-    }
+  const take = (file: File) => {
     const extension = file.name.split('.').pop()?.toLowerCase();
     if (extension !== 'csv' && extension !== 'xlsx') {
       setError(t.wrongType(file.name));
@@ -97,12 +64,6 @@ export default function UploadEventsTablePage() {
         },
       },
     );
-  };
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    take(event.dataTransfer.files);
   };
 
   return (
@@ -136,55 +97,17 @@ export default function UploadEventsTablePage() {
               {error}
             </Alert>
           )}
-          <Box
-            onDragOver={(event) => {
-              event.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
-            data-testid="drop-zone"
-            sx={{
-              border: 2,
-              borderStyle: 'dashed',
-              borderColor: dragging ? 'primary.main' : 'divider',
-              borderRadius: 2,
-              p: { xs: 3, md: 5 },
-              display: 'flex',
-              flexDirection: 'column',
-              alignItems: 'center',
-              textAlign: 'center',
-              gap: 1.5,
-            }}
-          >
-            <UploadFileIcon color={dragging ? 'primary' : 'action'} sx={{ fontSize: 48 }} />
-            <Typography variant="h6" component="p">
-              {t.dropTitle}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {`${t.dropHint} · CSV, XLSX · ${formatBytes(UPLOAD_MAX_BYTES_DEFAULT)}`}
-            </Typography>
-            <input
-              ref={input}
-              id={inputId}
-              type="file"
-              accept={ACCEPT}
-              hidden
-              data-testid="file-input"
-              onChange={(event) => {
-                take(event.target.files);
-                event.target.value = '';
-              }}
-            />
-            <Button variant="contained" onClick={() => input.current?.click()}>
-              {t.choose}
-            </Button>
-          </Box>
+          <FileDropZone
+            title={t.dropTitle}
+            hint={`${t.dropHint} · CSV, XLSX · ${formatBytes(UPLOAD_MAX_BYTES_DEFAULT)}`}
+            chooseLabel={t.choose}
+            onFile={take}
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
             <Typography variant="body2" color="text.secondary">
               {t.templateHint}
             </Typography>
-            <DownloadLinks
+            <UploadFileLinks
               href={(format) => apiUrl(API.pledgeUploadTemplate, { format })}
               label={t.template}
             />
@@ -370,10 +293,7 @@ function ErrorsTable({ upload }: { upload: UploadDetail }) {
           </TableBody>
         </Table>
       </TableContainer>
-      <DownloadLinks
-        href={(format) => apiUrl(API.uploadErrorsFile(upload.id), { format })}
-        label={t.errorFile}
-      />
+      <UploadFileLinks uploadId={upload.id} label={t.errorFile} />
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { API, errorResponseSchema, REPORT_HEADERS, type ReportQueryInput } from '@pledgewatch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { getAuthHref } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/report/texts';
 import { ApiError, apiUrl } from '@/lib/api-client';
 import { markSessionEnded } from '@/lib/auth-token';
 

@@ -15,8 +15,6 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import {
-  EVENT_TYPE_CODES,
-  EVENT_TYPES,
   type EventType,
   ITEM_STATUS_LABELS,
   ITEM_STATUSES,
@@ -32,33 +30,20 @@ import {
   type ReportFormat,
   type ReportKind,
   type ReportQueryInput,
-  SEVERITIES,
-  SEVERITY_CODES,
   type Severity,
-  SOURCE_TYPE_CODES,
-  SOURCE_TYPES,
   type SourceType,
 } from '@pledgewatch/contract';
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
+import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
+import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/report/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { moscowToday } from '@/lib/moscow-time';
 import { type ReportProgress, reportUrl, saveFile, useDownloadReport } from '../api/download-report';
-
-/** Filters side by side where there is room (selects are as wide as their box, so no flex wrap). */
-const FILTER_GRID = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: {
-    xs: '1fr',
-    sm: 'repeat(2, minmax(0, 1fr))',
-    md: 'repeat(auto-fill, minmax(200px, 1fr))',
-  },
-} as const;
 
 const t = texts.report;
 
@@ -324,34 +309,25 @@ export default function ReportPage() {
                 </TextField>
                 {form.kind === 'events' ? (
                   <>
-                    <MultiSelect
+                    <EventTypeSelect
                       label={t.eventTypes}
-                      codes={EVENT_TYPE_CODES}
                       value={form.eventTypes}
-                      labelOf={(type) => EVENT_TYPES[type].label}
                       onChange={(eventTypes) => set({ eventTypes })}
                       allLabel={t.allTypes}
-                      selectedLabel={texts.events.filters.selected}
                       minWidth={220}
                     />
-                    <MultiSelect
+                    <SeveritySelect
                       label={t.severities}
-                      codes={SEVERITY_CODES}
                       value={form.severities}
-                      labelOf={(severity) => SEVERITIES[severity].label}
                       onChange={(severities) => set({ severities })}
                       allLabel={t.allSeverities}
-                      selectedLabel={texts.events.filters.selected}
                       minWidth={150}
                     />
-                    <MultiSelect
+                    <SourceSelect
                       label={t.sources}
-                      codes={SOURCE_TYPE_CODES}
                       value={form.sources}
-                      labelOf={(type) => SOURCE_TYPES[type].name}
                       onChange={(sources) => set({ sources })}
                       allLabel={t.allSources}
-                      selectedLabel={texts.events.filters.selected}
                     />
                     <TextField
                       select
@@ -375,7 +351,7 @@ export default function ReportPage() {
                     labelOf={(status) => ITEM_STATUS_LABELS[status]}
                     onChange={(statuses) => set({ statuses })}
                     allLabel={t.defaultStatuses}
-                    selectedLabel={texts.events.filters.selected}
+                    selectedLabel={texts.common.selected}
                     minWidth={230}
                   />
                 ) : null}

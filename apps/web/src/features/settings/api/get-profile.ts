@@ -1,12 +1,13 @@
 import { API, type ProfileResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export const getProfile = (): Promise<ProfileResponse> => api.get<ProfileResponse>(API.profile);
 
 export const profileQueryOptions = () =>
   queryOptions({
-    queryKey: ['user', 'profile'],
+    queryKey: queryKeys.profile.one,
     queryFn: getProfile,
   });
 

@@ -5,7 +5,7 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import { THEME_PREFERENCES } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/settings/texts';
 import { type ThemePreference, useThemeMode } from '@/lib/theme';
 import { SectionCard } from './section-card';
 

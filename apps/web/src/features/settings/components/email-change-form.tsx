@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/settings/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useUpdateEmail } from '../api/update-email';
 import { SectionCard } from './section-card';

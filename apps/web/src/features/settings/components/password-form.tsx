@@ -8,7 +8,8 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { NewPasswordFields } from '@/components/ui/new-password-fields';
+import { texts } from '@/features/settings/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useChangePassword } from '../api/change-password';
 import { SectionCard } from './section-card';
@@ -61,21 +62,17 @@ export function PasswordForm() {
             error={Boolean(errors.old_password)}
             helperText={errors.old_password?.message}
           />
-          <TextField
-            {...register('new_password')}
-            label={texts.settings.password.newPassword}
-            type="password"
-            autoComplete="new-password"
-            error={Boolean(errors.new_password)}
-            helperText={errors.new_password?.message ?? texts.common.passwordRules}
-          />
-          <TextField
-            {...register('confirm_password')}
-            label={texts.settings.password.confirmPassword}
-            type="password"
-            autoComplete="new-password"
-            error={Boolean(errors.confirm_password)}
-            helperText={errors.confirm_password?.message}
+          <NewPasswordFields
+            newPassword={{
+              register: register('new_password'),
+              label: texts.settings.password.newPassword,
+              error: errors.new_password?.message,
+            }}
+            confirmPassword={{
+              register: register('confirm_password'),
+              label: texts.settings.password.confirmPassword,
+              error: errors.confirm_password?.message,
+            }}
           />
           <Button
             type="submit"

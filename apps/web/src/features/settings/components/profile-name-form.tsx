@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/settings/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useUpdateProfile } from '../api/update-profile';
 import { SectionCard } from './section-card';

@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Session } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/settings/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useDeleteOtherSessions } from '../api/delete-other-sessions';

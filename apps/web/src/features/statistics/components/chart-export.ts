@@ -6,7 +6,7 @@ import {
   EVENT_TYPES,
   type StatisticsResponse,
 } from '@pledgewatch/contract';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/statistics/texts';
 
 const t = texts.statistics.csv;
 

@@ -2,6 +2,7 @@ import { API, type UploadKind, type UploadStatus, type UploadsResponse } from '@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type UploadsListQuery = { page: number; pageSize: number; kind?: UploadKind; status?: UploadStatus };
 
@@ -13,7 +14,7 @@ export const getUploads = (query: UploadsListQuery): Promise<UploadsResponse> =>
 
 export const uploadsQueryOptions = (query: UploadsListQuery) =>
   queryOptions({
-    queryKey: ['uploads', 'list', query],
+    queryKey: queryKeys.uploads.list(query),
     queryFn: () => getUploads(query),
     refetchInterval: (current) =>
       current.state.data?.items.some((upload) => MOVING.includes(upload.status)) ? UPLOAD_POLL_MS : false,

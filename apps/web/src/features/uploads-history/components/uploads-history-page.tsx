@@ -32,7 +32,7 @@ import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { paths } from '@/config/paths';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/uploads-history/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';

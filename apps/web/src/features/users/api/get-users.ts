@@ -1,6 +1,7 @@
 import { API, type Member } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
 export type UsersQuery = { page: number; pageSize: number; search?: string };
@@ -11,7 +12,7 @@ export const getUsers = (query: UsersQuery): Promise<UsersPage> => api.get<Users
 
 export const usersQueryOptions = (query: UsersQuery) =>
   queryOptions({
-    queryKey: ['users', query],
+    queryKey: queryKeys.users.list(query),
     queryFn: () => getUsers(query),
   });
 

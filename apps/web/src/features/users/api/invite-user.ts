@@ -1,6 +1,7 @@
 import { API, type InviteUserBody, type MessageResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 /** The answer is the same whether or not the address has an account elsewhere (no enumeration). */
@@ -13,7 +14,7 @@ export const useInviteUser = (config?: MutationConfig<typeof inviteUser>) => {
     ...config,
     mutationFn: inviteUser,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.users.all });
       await config?.onSuccess?.(...args);
     },
   });

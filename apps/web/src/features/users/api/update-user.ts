@@ -1,6 +1,7 @@
 import { API, type Member, type UpdateMemberBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UpdateUserInput = { id: string; data: UpdateMemberBody };
@@ -14,7 +15,7 @@ export const useUpdateUser = (config?: MutationConfig<typeof updateUser>) => {
     ...config,
     mutationFn: updateUser,
     onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.users.all });
       await config?.onSuccess?.(...args);
     },
   });

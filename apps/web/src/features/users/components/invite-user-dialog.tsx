@@ -12,11 +12,11 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { FormAlert } from '@/components/ui/form-alert';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/users/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useInviteUser } from '../api/invite-user';
 
-const t = texts.settings.users;
+const t = texts.users;
 const FIELDS = ['email', 'fullName', 'role'] as const;
 const EMPTY = { email: '', fullName: '', role: 'analyst' as const };
 

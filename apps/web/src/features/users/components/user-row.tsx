@@ -6,12 +6,12 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { type Member, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/users/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useUpdateUser } from '../api/update-user';
 
-const t = texts.settings.users;
+const t = texts.users;
 
 /** One member: role can be changed inline; an admin cannot demote or disable themselves. */
 export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean }) {

@@ -14,14 +14,14 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
-import { texts } from '@/config/texts';
+import { texts } from '@/features/users/texts';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useUsers } from '../api/get-users';
 import { InviteUserDialog } from './invite-user-dialog';
 import { UserRow } from './user-row';
 
-const t = texts.settings.users;
+const t = texts.users;
 
 /** Organisation members, paged and searched on the server. */
 export function UsersTable({ currentUserId }: { currentUserId: string }) {

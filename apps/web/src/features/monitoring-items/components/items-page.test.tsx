@@ -1,0 +1,87 @@
+import { API, itemsResponseSchema } from '@pledgewatch/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { paths } from '@/config/paths';
+import { meQueryOptions } from '@/lib/auth';
+import { meAnswer } from '@/testing/fixtures';
+import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
+import { itemsQueryOptions } from '../api/get-items';
+import ItemsPage from './items-page';
+import { parseItemsView, toItemsQuery } from './use-items-view';
+
+const item = {
+  id: '7d0f2c1e-0000-4000-8000-000000000010',
+  kind: 'vin',
+  identifier: 'XTA210990Y2765432',
+  displayIdentifier: 'XTA210990Y2765432',
+  documentType: null,
+  documentTypeLabel: null,
+  label: 'Lada 2109',
+  contractNumber: 'КД-15/2024',
+  pledgorName: 'Петров Пётр',
+  status: 'active',
+  origin: 'form',
+  uploadId: null,
+  createdAt: '2026-02-01T09:00:00.000Z',
+  updatedAt: '2026-02-01T09:00:00.000Z',
+  archivedAt: null,
+  lastCheckedAt: null,
+  vin: {
+    wmi: 'XTA',
+    region: 'Европа',
+    country: 'Россия',
+    manufacturer: 'Lada (АвтоВАЗ)',
+    modelYear: 2000,
+    checkDigitValid: true,
+    checkDigitExpected: '9',
+    warning: null,
+  },
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+const render = async (role: 'analyst' | 'viewer', url = paths.monitoringItems.getHref()) => {
+  const api = stubApi([
+    meAnswer(role),
+    { path: API.monitoringItems, schema: itemsResponseSchema, body: { items: [item], total: 1 } },
+  ]);
+  const view = parseItemsView(new URL(url, 'http://localhost').searchParams);
+  const html = await renderRoute({
+    path: paths.monitoringItems.path,
+    url,
+    element: <ItemsPage />,
+    prefetch: (queryClient) =>
+      Promise.all([
+        queryClient.prefetchQuery(meQueryOptions()),
+        queryClient.prefetchQuery(itemsQueryOptions(toItemsQuery(view))),
+      ]),
+  });
+  return { html, api };
+};
+
+describe('monitoring items route', () => {
+  it('lists the items the API answers', async () => {
+    const { html, api } = await render('analyst');
+    expect(api.requested).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\/api\/v1\/monitoring\/items\?/)]),
+    );
+    expect(textsOf(html, 'h1')).toEqual(['Объекты мониторинга']);
+    const text = visibleText(html);
+    expect(text).toContain('XTA210990Y2765432');
+    expect(text).toContain('Lada 2109');
+    expect(text).toContain('КД-15/2024');
+  });
+
+  it('asks the server for the page and search in the URL', async () => {
+    const { api } = await render('analyst', `${paths.monitoringItems.getHref()}?search=XTA&page=2`);
+    const asked = api.requested.find((url) => url.startsWith(API.monitoringItems));
+    expect(asked).toContain('search=XTA');
+    expect(asked).toContain('page=2');
+  });
+
+  it('offers no row selection to a viewer', async () => {
+    const analyst = await render('analyst');
+    const viewer = await render('viewer');
+    expect(analyst.html).toContain('type="checkbox"');
+    expect(viewer.html).not.toContain('type="checkbox"');
+  });
+});

@@ -1,0 +1,104 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Drawer from '@mui/material/Drawer';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { texts } from '@/features/pledge-events-registry/texts';
+import { formatDateTime } from '@/lib/format';
+import { usePledgeEvent } from '../api/get-pledge-event';
+
+import { partyLines, ruDate, vehicleText } from './pledge-event-format';
+
+const t = texts.pledgeEventsRegistry;
+
+export function EventDrawer({ eventId, onClose }: { eventId: string | null; onClose: () => void }) {
+  const detail = usePledgeEvent(eventId);
+  const data = detail.data;
+  return (
+    <Drawer
+      anchor="right"
+      open={Boolean(eventId)}
+      onClose={onClose}
+      // Above the app bar, which the layout lifts over the navigation drawer.
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
+    >
+      <Box
+        sx={{ width: { xs: '100vw', sm: 480 }, p: 3 }}
+        role="region"
+        aria-label={data ? t.detail.title(data.kindLabel, ruDate(data.notificationDate)) : undefined}
+      >
+        {!data ? (
+          <Skeleton height={200} />
+        ) : (
+          <Stack spacing={2.5}>
+            <div>
+              <Typography variant="h6" component="h2">
+                {t.detail.title(data.kindLabel, ruDate(data.notificationDate))}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {`${t.detail.source[data.source]}${data.rowNumber ? `, ${t.detail.row(data.rowNumber)}` : ''} · ${data.pledge.statusLabel}`}
+              </Typography>
+            </div>
+            {data.lapse && <Alert severity="warning">{t.table.lapse(data.lapse.daysLeft)}</Alert>}
+            <Section title={t.detail.pledgor} lines={partyLines(data.pledgor)} />
+            <Section title={t.detail.pledgee} lines={partyLines(data.pledgee)} />
+            <Section
+              title={t.detail.contract}
+              lines={[
+                `${data.contract.name ?? ''} № ${data.contract.number} от ${ruDate(data.contract.date)}`.trim(),
+                data.contract.endDate
+                  ? `${texts.pledgeEventsRegistry.contractEndDate}: ${ruDate(data.contract.endDate)}`
+                  : '',
+              ].filter(Boolean)}
+            />
+            <Section
+              title={t.detail.vehicles}
+              lines={data.vehicles.map((v) => [vehicleText(v), v.description].filter(Boolean).join(' · '))}
+            />
+            {data.registeredNumber && (
+              <Section title={t.detail.registeredNumber} lines={[data.registeredNumber]} />
+            )}
+            <Section
+              title={t.detail.pledgeHistory}
+              lines={data.pledgeHistory.map(
+                (h) => `${ruDate(h.notificationDate)} — ${h.kindLabel} · ${h.statusLabel}`,
+              )}
+            />
+            <Section
+              title={t.detail.packageHistory}
+              lines={
+                data.packageHistory.length === 0
+                  ? [t.detail.noPackage]
+                  : data.packageHistory.map(
+                      (h) =>
+                        `${formatDateTime(h.createdAt)} — ${h.actionLabel}${h.user ? ` (${h.user.fullName})` : ''}${h.comment ? `: ${h.comment}` : ''}`,
+                    )
+              }
+            />
+            <Box>
+              <Button onClick={onClose}>{texts.common.close}</Button>
+            </Box>
+          </Stack>
+        )}
+      </Box>
+    </Drawer>
+  );
+}
+
+function Section({ title, lines }: { title: string; lines: string[] }) {
+  return (
+    <div>
+      <Typography variant="overline" color="text.secondary">
+        {title}
+      </Typography>
+      {lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of text in a fixed order
+        <Typography key={index} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          {line}
+        </Typography>
+      ))}
+    </div>
+  );
+}

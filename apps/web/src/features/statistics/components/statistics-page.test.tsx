@@ -1,0 +1,66 @@
+import { API, DELIVERY_STATUSES, statisticsResponseSchema } from '@pledgewatch/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { paths } from '@/config/paths';
+import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
+import { statisticsQueryOptions } from '../api/get-statistics';
+import StatisticsPage from './statistics-page';
+import { parseStatisticsView, toStatisticsBody } from './statistics-view';
+
+const deliveries = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0]));
+const counts = {
+  events: 3,
+  eventsByType: { pledge_registered_other: 3 },
+  itemsAdded: 4,
+  itemsArchived: 1,
+  checkRuns: 2,
+  checkRunItems: 40,
+  oneTimeChecks: 5,
+  uploads: 1,
+  uploadRows: 10,
+  uploadRowsAccepted: 9,
+  uploadRowsRejected: 1,
+  deliveries: { ...deliveries, sent: 6 },
+};
+const answer = {
+  from: '2026-03-01',
+  to: '2026-03-02',
+  grouping: 'day',
+  timezone: 'Europe/Moscow',
+  eventTypes: ['pledge_registered_other'],
+  points: [
+    { bucket: '2026-03-01', bucketEnd: '2026-03-01', itemsMonitored: 20, ...counts },
+    { bucket: '2026-03-02', bucketEnd: '2026-03-02', itemsMonitored: 23, ...counts },
+  ],
+  totals: { ...counts, events: 6, itemsMonitoredStart: 17, itemsMonitoredEnd: 23, deliveriesTotal: 6 },
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('statistics route', () => {
+  it('asks for the period and filters in the URL and shows the answer', async () => {
+    const api = stubApi([{ path: API.statistics, schema: statisticsResponseSchema, body: answer }]);
+    const url = `${paths.monitoringStatistics.getHref()}?period=custom&from=2026-03-01&to=2026-03-02&kind=vin`;
+    const view = parseStatisticsView(new URL(url, 'http://localhost').searchParams);
+    const html = await renderRoute({
+      path: paths.monitoringStatistics.path,
+      url,
+      element: <StatisticsPage />,
+      prefetch: (queryClient) =>
+        queryClient.prefetchQuery(statisticsQueryOptions(toStatisticsBody(view, ''))),
+    });
+    expect(api.requested).toEqual([API.statistics]);
+    expect(api.sent).toEqual([
+      expect.objectContaining({ from: '2026-03-01', to: '2026-03-02', itemKind: 'vin' }),
+    ]);
+    expect(textsOf(html, 'h1')).toEqual(['Статистика']);
+    const text = visibleText(html);
+    // The rendered page must match the request: dates from the URL, not the default 30 days.
+    expect(html).toContain('value="2026-03-01"');
+    expect(html).toContain('value="2026-03-02"');
+    expect(text).not.toContain('За этот период данных нет');
+    expect(text).toContain('Событий всего 6');
+    expect(text).toContain('В конце периода 23 В начале периода 17');
+    expect(text).toContain('Регулярных проверок 2 Объектов проверено 40 Разовых проверок 5');
+    expect(text).toContain('Загрузок 1 Строк в файлах 10 Принято 9 Отклонено 1');
+  });
+});

@@ -1,0 +1,103 @@
+import { ThemeProvider } from '@mui/material/styles';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { vi } from 'vitest';
+import type { z } from 'zod';
+import { createQueryClient } from '@/lib/react-query';
+import { createAppTheme, ThemeModeProvider } from '@/lib/theme';
+
+/** One stubbed API answer: the body is parsed by the contract's schema, so it has the server's shape. */
+export type StubAnswer = { path: string; schema: z.ZodType; body: unknown };
+
+/**
+ * Stubs `fetch` with answers by path (the query string is ignored) and records the URLs asked
+ * for; anything else answers 404 so a missing stub shows in the test.
+ */
+export function stubApi(answers: StubAnswer[]): { requested: string[]; sent: unknown[] } {
+  const requested: string[] = [];
+  /** The JSON bodies sent (POST and the like), in order. */
+  const sent: unknown[] = [];
+  const bodies = new Map(answers.map((answer) => [answer.path, answer.schema.parse(answer.body)]));
+  vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    requested.push(`${url.pathname}${url.search}`);
+    if (typeof init?.body === 'string') {
+      sent.push(JSON.parse(init.body));
+    }
+    const body = bodies.get(url.pathname);
+    return body === undefined
+      ? new Response(JSON.stringify({ code: 'NOT_FOUND', message: 'нет заглушки' }), { status: 404 })
+      : new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  return { requested, sent };
+}
+
+/**
+ * Renders a screen as the app mounts it: the app's QueryClient settings, the theme-mode provider and
+ * MUI theme, and a router
+ * at `url`. `prefetch` fills the cache through the screen's own query-options factories (and so the
+ * stubbed fetch) first, since a server render does not run effects. Without a DOM environment in
+ * this repo (no jsdom/happy-dom), the HTML is what the tests read.
+ */
+export async function renderRoute({
+  path,
+  url,
+  element,
+  prefetch,
+}: {
+  path: string;
+  url: string;
+  element: ReactNode;
+  prefetch?: (queryClient: QueryClient) => Promise<unknown>;
+}): Promise<string> {
+  const queryClient = createQueryClient();
+  await prefetch?.(queryClient);
+  // What the theme-mode provider reads on its first render (the cookie, the system preference).
+  if (typeof document === 'undefined') {
+    vi.stubGlobal('document', { cookie: '', documentElement: { dataset: {} } });
+    vi.stubGlobal('window', { matchMedia: undefined, location: { protocol: 'http:' } });
+  }
+  return renderToString(
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        {(mode) => (
+          <ThemeProvider theme={createAppTheme(mode)}>
+            <MemoryRouter initialEntries={[url]}>
+              <Routes>
+                <Route path={path} element={element} />
+              </Routes>
+            </MemoryRouter>
+          </ThemeProvider>
+        )}
+      </ThemeModeProvider>
+    </QueryClientProvider>,
+  );
+}
+
+/** The text a reader sees, in order, with the emotion styles and the tags taken out. */
+export const visibleText = (html: string): string =>
+  html
+    .replace(/<style[^>]*>[\s\S]*?<\/style>/g, '')
+    .replace(/<title>[\s\S]*?<\/title>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The text of each element with this tag (`h1`, `th`, `button`…) or ARIA role, in order; for
+ * elements that do not nest their own tag (a heading, a cell, a tab), as the match stops at the first close.
+ */
+export function textsOf(html: string, tagOrRole: string): string[] {
+  const bare = html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '');
+  const byTag = new RegExp(`<${tagOrRole}(?:\\s[^>]*)?>([\\s\\S]*?)</${tagOrRole}>`, 'g');
+  const byRole = new RegExp(`<(\\w+)[^>]*\\srole="${tagOrRole}"[^>]*>([\\s\\S]*?)</\\1>`, 'g');
+  return [
+    ...[...bare.matchAll(byTag)].map((match) => visibleText(match[1] ?? '')),
+    ...[...bare.matchAll(byRole)].map((match) => visibleText(match[2] ?? '')),
+  ];
+}
