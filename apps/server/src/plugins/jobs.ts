@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/env.ts';
 import type { JobQueue } from '../jobs/job-definition.ts';
 import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
+import type { PhaseTimings } from '../lib/phase-timings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +15,8 @@ export interface JobsPluginOptions {
   config: AppConfig;
   /** Consume jobs in this process (the default); `false` leaves them to `npm run worker`. */
   work: boolean;
+  /** Handed to the jobs as their timings sink (see JobContext.timings). */
+  timings?: PhaseTimings;
 }
 
 export default fp<JobsPluginOptions>(
@@ -28,7 +31,14 @@ export default fp<JobsPluginOptions>(
     fastify.decorate('queue', queue);
     await registerJobs(
       boss,
-      { db: fastify.db, config: options.config, mailer: fastify.mailer, queue, log: fastify.log },
+      {
+        db: fastify.db,
+        config: options.config,
+        mailer: fastify.mailer,
+        queue,
+        log: fastify.log,
+        timings: options.timings,
+      },
       { work: options.work },
     );
     fastify.addHook('onClose', async () => {

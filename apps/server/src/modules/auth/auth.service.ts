@@ -2,18 +2,19 @@ import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { DUMMY_PASSWORD_HASH, generateToken, hashToken, verifyPassword } from '../../lib/crypto.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { getUserByEmail, updateUserFields } from '../users/users.queries.ts';
 import {
   type AttemptKind,
   countRecentAttempts,
   deleteAttempts,
   deleteSession,
   getLoginStats,
+  getLoginUserByEmail,
   insertSession,
   markAttemptsSucceeded,
   recordFailedAttempts,
+  stampLastLogin,
   touchSessionByTokenHash,
 } from './auth.queries.ts';
 import {
@@ -74,7 +75,7 @@ export async function login(options: {
     });
   }
 
-  const user = await getUserByEmail(db, email);
+  const user = await getLoginUserByEmail(db, email);
   // Hash even for unknown users so response time does not reveal which e-mails exist.
   const passwordOk = await verifyPassword(options.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   const succeeded = Boolean(user?.password_hash && passwordOk);
@@ -95,7 +96,7 @@ export async function login(options: {
     userAgent: options.userAgent?.slice(0, 500) ?? null,
     ip: options.ip,
   });
-  await updateUserFields(db, user.id, { last_login_at: new Date() });
+  await stampLastLogin(db, user.id, new Date());
   return { token, userId: user.id };
 }
 

@@ -256,6 +256,38 @@ describe('regular check runs and events', () => {
     expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
   });
 
+  it('adds time per batch phase only to a timings sink passed in, with no module-wide state', async () => {
+    const { rows } = await app.db.query<{ id: string }>(
+      'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',
+      [analyst.organisationId],
+    );
+    const runs = await import('./runs/runs.service.ts');
+    expect(Object.keys(runs)).not.toContain('batchPhaseTimings');
+    await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
+      rows[0]!.id,
+    ]);
+    const timings: Record<string, number> = {};
+    await runs.processCheckBatch({
+      db: app.db,
+      config,
+      queue: app.queue,
+      runId: rows[0]!.id,
+      batchNo: 0,
+      lastAttempt: true,
+      timings,
+    });
+    expect(Object.keys(timings)).toEqual(
+      expect.arrayContaining([
+        'lock batch',
+        'insert events',
+        'source total (transaction incl. commit)',
+        'finish batch (last checked, progress)',
+      ]),
+    );
+    expect(Object.values(timings).every((ms) => ms >= 0)).toBe(true);
+    expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
+  });
+
   it('diffs a new dataset version into change events', async () => {
     await loadDatasets(2);
     const run = await runChecksNow(app, config, analyst.token);

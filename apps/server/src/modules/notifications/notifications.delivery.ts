@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
-import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
+import { insertOutboxMail, markOutboxMail } from '../mail/index.ts';
 import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {
   claimDelivery,

@@ -29,8 +29,8 @@ import {
 } from '@pledgewatch/contract';
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { moscowMidnight, nextDay } from '../statistics/statistics.service.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
+import { moscowMidnight, nextDay } from '../statistics/index.ts';
 import {
   type Cell,
   csvReport,

@@ -11,7 +11,7 @@ import {
   type StatisticsResponse,
 } from '@pledgewatch/contract';
 import type pg from 'pg';
-import type { AuthContext } from '../../plugins/auth.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import {
   countCheckRuns,
   countDeliveries,

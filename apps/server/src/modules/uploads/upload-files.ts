@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { UploadFormat } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
-import { neutralise } from '../reports/report-files.ts';
+import { neutralise } from '../reports/index.ts';
 
 /** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
 export function tableFile(options: {
@@ -68,7 +68,3 @@ export const contentTypeOf = (format: UploadFormat) =>
   format === 'csv'
     ? 'text/csv; charset=utf-8'
     : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Content-Disposition with a Cyrillic file name (RFC 6266 / 5987) and an ASCII fallback. */
-export const attachment = (fileName: string) =>
-  `attachment; filename="${fileName.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import type { Queryable } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import { sourceAnswersFor } from '../sources/dataset-source.ts';
 import {
   type EventRow,

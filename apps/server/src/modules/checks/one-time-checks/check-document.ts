@@ -10,7 +10,7 @@ import {
 } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
-import type { AuthContext } from '../../../plugins/auth.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
 
 const moscowFormat = new Intl.DateTimeFormat('ru-RU', {

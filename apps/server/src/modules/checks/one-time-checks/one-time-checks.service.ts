@@ -18,7 +18,7 @@ import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import type { CheckItem, ItemAnswer } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';

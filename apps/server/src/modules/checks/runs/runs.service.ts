@@ -11,11 +11,11 @@ import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
-import { recordAudit } from '../../audit/audit.queries.ts';
-import { notifyEvents } from '../../notifications/notifications.service.ts';
-import { checkBatchJob } from '../jobs/check-batch.job.ts';
-import { planCheckRunJob } from '../jobs/plan-check-run.job.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
+import { addPhaseTime, type PhaseTimings, phaseTimer } from '../../../lib/phase-timings.ts';
+import { recordAudit } from '../../audit/index.ts';
+import { notifyEvents } from '../../notifications/index.ts';
+import { checkBatchMessage, planCheckRunMessage } from '../jobs/check-job-messages.ts';
 import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
 import type { SourceAdapter } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
@@ -108,7 +108,7 @@ export async function startCheckRun(
     if (!runId) {
       throw new AppError('CHECK_RUN_IN_PROGRESS');
     }
-    await options.queue.send(planCheckRunJob, { runId }, { db: tx });
+    await options.queue.send(planCheckRunMessage, { runId }, { db: tx });
     if (options.userId) {
       await recordAudit(tx, {
         organisationId: options.organisationId,
@@ -147,24 +147,10 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
       batches_total: planned.batches,
     });
     for (const batchNo of await listBatchNumbers(tx, run.id)) {
-      await options.queue.send(checkBatchJob, { runId: run.id, batchNo }, { db: tx });
+      await options.queue.send(checkBatchMessage, { runId: run.id, batchNo }, { db: tx });
     }
   });
 }
-
-/**
- * Time spent per phase of the batches processed by this process (milliseconds, summed over batches
- * and sources); the benchmark prints it. Cheap enough to keep always on.
- */
-export const batchPhaseTimings: Record<string, number> = {};
-const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    batchPhaseTimings[phase] = (batchPhaseTimings[phase] ?? 0) + performance.now() - started;
-  }
-};
 
 const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): BatchScope => ({
   organisationId: run.organisation_id,
@@ -181,9 +167,16 @@ const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): Ba
  * already `done` for the batch is skipped, and the events' unique key absorbs any replay.
  */
 async function runSourceOnBatch(
-  options: Deps & { queue: JobQueue; run: CheckRunRow; batchNo: number; adapter: SourceAdapter },
+  options: Deps & {
+    queue: JobQueue;
+    run: CheckRunRow;
+    batchNo: number;
+    adapter: SourceAdapter;
+    timings?: PhaseTimings;
+  },
 ): Promise<BatchSourceState> {
   const { run, adapter } = options;
+  const timed = phaseTimer(options.timings);
   const started = performance.now();
   let failedItems = 0;
   let failure: string | null = null;
@@ -267,8 +260,7 @@ async function runSourceOnBatch(
         events.push({ ...draft, itemId: change.item_id });
       }
     }
-    batchPhaseTimings['events from changes (JS)'] =
-      (batchPhaseTimings['events from changes (JS)'] ?? 0) + performance.now() - diffStarted;
+    addPhaseTime(options.timings, 'events from changes (JS)', performance.now() - diffStarted);
     const eventIds = await timed('insert events', () =>
       insertEvents(tx, {
         organisationId: run.organisation_id,
@@ -344,8 +336,16 @@ async function runSourceOnBatch(
  * last attempt the batch is finished with those sources marked failed.
  */
 export async function processCheckBatch(
-  options: Deps & { queue: JobQueue; runId: string; batchNo: number; lastAttempt: boolean },
+  options: Deps & {
+    queue: JobQueue;
+    runId: string;
+    batchNo: number;
+    lastAttempt: boolean;
+    /** Where to add the time spent per phase (the checks benchmark prints it); none by default. */
+    timings?: PhaseTimings;
+  },
 ): Promise<void> {
+  const timed = phaseTimer(options.timings);
   const run = await getCheckRunRow(options.db, options.runId);
   const batch = run && (await getBatch(options.db, run.id, options.batchNo));
   if (!run || !batch || batch.status !== 'queued') {

@@ -10,8 +10,8 @@ import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
-import { recordAudit } from '../../audit/audit.queries.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
+import { recordAudit } from '../../audit/index.ts';
 import { parseCsv, parseDatasetRow, parseJsonRows, type RowError } from './dataset-layouts.ts';
 import { DEFAULT_CACHE_TTL } from './remote-source.ts';
 import {
