@@ -67,6 +67,20 @@ describe('module boundaries (scripts/check-boundaries.ts, run by npm run lint)',
   });
 });
 
+describe('shared setup written once', () => {
+  it('only lib/pdf-fonts.ts locates the DejaVu fonts the PDFs embed', () => {
+    const found = execFileSync(
+      'grep',
+      ['-rl', '--include=*.ts', '--exclude=*.test.ts', 'dejavu-fonts-ttf', 'apps/server/src'],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      },
+    );
+    expect(found.trim().split('\n')).toEqual(['apps/server/src/lib/pdf-fonts.ts']);
+  });
+});
+
 describe('Biome noImportCycles (npm run lint)', () => {
   /** Lints a directory with the repository's linter rules; returns the exit code and the output. */
   function lintWithRepoRules(root: string): { code: number; output: string } {

@@ -2,6 +2,7 @@ import { PgBoss } from 'pg-boss';
 // Registers the upload kinds other modules provide, in every process that runs uploads.
 import '../wiring.ts';
 /** Every background job of the app. Modules add theirs here. */
+import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
@@ -21,6 +22,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   planCheckRunJob,
   checkBatchJob,
   scheduledChecksJob,
+  pruneAuthAttemptsJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';

@@ -228,8 +228,10 @@ export async function stampLastLogin(db: Queryable, userId: string, at: Date): P
   await db.query('UPDATE users SET last_login_at = $2, updated_at = now() WHERE id = $1', [userId, at]);
 }
 
-export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<void> {
-  await db.query('DELETE FROM auth_attempts WHERE created_at < now() - make_interval(secs => $1)', [
-    olderThanSeconds,
-  ]);
+export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM auth_attempts WHERE created_at < now() - make_interval(secs => $1)',
+    [olderThanSeconds],
+  );
+  return rowCount ?? 0;
 }

@@ -13,6 +13,7 @@ import {
   getLoginUserByEmail,
   insertSession,
   markAttemptsSucceeded,
+  pruneAttempts,
   recordFailedAttempts,
   stampLastLogin,
   touchSessionByTokenHash,
@@ -159,4 +160,16 @@ export async function throttleAttempt(
     });
   }
   return { succeed: () => markAttemptsSucceeded(db, ids) };
+}
+
+/**
+ * Deletes attempts older than every window that reads them: the sign-in window and the known-address
+ * look-back (the longest), plus a day; resets, e-mail changes and invitations look back an hour.
+ */
+export async function pruneOldAttempts(options: {
+  db: Queryable;
+  config: Pick<AppConfig, 'loginWindow'>;
+}): Promise<number> {
+  const keepSeconds = Math.max(options.config.loginWindow, KNOWN_ADDRESS_DAYS * 24 * 3600) + 24 * 3600;
+  return pruneAttempts(options.db, keepSeconds);
 }
