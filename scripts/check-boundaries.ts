@@ -3,7 +3,9 @@
  * this catches what Biome cannot express with relative paths):
  * 1. a file in `modules/<a>/` imports another module `<b>` only through `modules/<b>/index.ts`;
  * 2. the modules' dependency graph (from those imports) has no cycle;
- * 3. the shared layers (`lib/`, `db/`, `config/`) import no module, plugin or job.
+ * 3. the shared layers (`lib/`, `db/`, `config/`) import no module, plugin or job;
+ * 4. file size: a route file stays within 300 lines, any other file within 500 unless its first line
+ *    says why (`// Over 500 lines by design: ...`, for SQL query catalogues).
  * Tests (`*.test.ts`) may reach into any module to seed and inspect data, so they are not checked.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +14,9 @@ import path from 'node:path';
 const IMPORT_PATTERN = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const SHARED_LAYERS = ['lib', 'db', 'config'];
 const UPPER_LAYERS = ['modules', 'plugins', 'jobs'];
+const MAX_LINES = 500;
+const MAX_ROUTE_LINES = 300;
+const SIZE_EXCEPTION = '// Over 500 lines by design:';
 
 function listSourceFiles(dir: string): string[] {
   const files: string[] = [];
@@ -80,7 +85,18 @@ export function checkBoundaries(srcRoot: string): string[] {
     const fromRoot = path.relative(srcRoot, file).split(path.sep).join('/');
     const ownModule = moduleOf(fromRoot);
     const layer = fromRoot.split('/')[0]!;
-    for (const target of relativeImports(readFileSync(file, 'utf8'), fromRoot)) {
+    const source = readFileSync(file, 'utf8');
+    const lines = source.split('\n').length - (source.endsWith('\n') ? 1 : 0);
+    if (fromRoot.endsWith('.routes.ts') && lines > MAX_ROUTE_LINES) {
+      problems.push(
+        `${fromRoot}: ${lines} lines; a route file stays within ${MAX_ROUTE_LINES}, split it by what it serves`,
+      );
+    } else if (lines > MAX_LINES && !source.startsWith(SIZE_EXCEPTION)) {
+      problems.push(
+        `${fromRoot}: ${lines} lines; split it by what it does, or justify it on its first line (${SIZE_EXCEPTION} ...)`,
+      );
+    }
+    for (const target of relativeImports(source, fromRoot)) {
       const targetLayer = target.split('/')[0]!;
       if (SHARED_LAYERS.includes(layer) && UPPER_LAYERS.includes(targetLayer)) {
         problems.push(`${fromRoot}: the shared layer ${layer}/ must not import ${target}`);

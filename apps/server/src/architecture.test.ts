@@ -81,6 +81,24 @@ describe('shared setup written once', () => {
   });
 });
 
+describe('file size (scripts/check-boundaries.ts)', () => {
+  const lines = (count: number) => 'export const x = 1;\n'.repeat(count);
+
+  it('refuses a route file over 300 lines and another file over 500 unless its first line says why', () => {
+    const root = tree('sizes', {
+      'modules/a/a.routes.ts': lines(301),
+      'modules/a/a.service.ts': lines(501),
+      'modules/a/a.queries.ts': `// Over 500 lines by design: the SQL query catalogue of a.\n${lines(600)}`,
+      'modules/a/b.routes.ts': lines(300),
+      'modules/a/a.test.ts': lines(900),
+    });
+    expect(checkBoundaries(root)).toEqual([
+      'modules/a/a.routes.ts: 301 lines; a route file stays within 300, split it by what it serves',
+      'modules/a/a.service.ts: 501 lines; split it by what it does, or justify it on its first line (// Over 500 lines by design: ...)',
+    ]);
+  });
+});
+
 describe('Biome noImportCycles (npm run lint)', () => {
   /** Lints a directory with the repository's linter rules; returns the exit code and the output. */
   function lintWithRepoRules(root: string): { code: number; output: string } {

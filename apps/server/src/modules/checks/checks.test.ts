@@ -1,7 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
-import { startDueScheduledRuns } from './runs/runs.service.ts';
+import { startDueScheduledRuns } from './runs/check-schedule.service.ts';
 import {
   addItems,
   importRecords,
@@ -241,7 +241,7 @@ describe('regular check runs and events', () => {
       'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',
       [analyst.organisationId],
     );
-    const { processCheckBatch } = await import('./runs/runs.service.ts');
+    const { processCheckBatch } = await import('./runs/check-batch.service.ts');
     await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
       rows[0]!.id,
     ]);
@@ -261,7 +261,7 @@ describe('regular check runs and events', () => {
       'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',
       [analyst.organisationId],
     );
-    const runs = await import('./runs/runs.service.ts');
+    const runs = await import('./runs/check-batch.service.ts');
     expect(Object.keys(runs)).not.toContain('batchPhaseTimings');
     await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
       rows[0]!.id,

@@ -1,5 +1,5 @@
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { processCheckBatch } from '../runs/runs.service.ts';
+import { processCheckBatch } from '../runs/check-batch.service.ts';
 import { checkBatchMessage } from './check-job-messages.ts';
 
 /**
