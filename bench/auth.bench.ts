@@ -5,8 +5,7 @@ import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
-import { printTable, runLoad } from './harness.ts';
-import type { BenchContext } from './run.ts';
+import { type BenchContext, printTable, runLoad } from './harness.ts';
 
 /** Sign-in and `auth/me` throughput through real HTTP, beside a bare Fastify route on the same machine. */
 export async function benchAuth({ databaseUrl, seconds }: BenchContext): Promise<void> {

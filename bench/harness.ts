@@ -2,6 +2,13 @@
  * A small load harness for `npm run bench`: N concurrent loops call a function for a fixed time
  * and we print throughput and latency percentiles. Figures, never pass/fail.
  */
+/** What every benchmark gets from bench/run.ts. */
+export interface BenchContext {
+  databaseUrl: string;
+  /** Seconds per load case; BENCH_SECONDS overrides. */
+  seconds: number;
+}
+
 export interface LoadResult {
   name: string;
   requests: number;

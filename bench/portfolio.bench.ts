@@ -14,8 +14,7 @@ import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
-import { percentile } from './harness.ts';
-import type { BenchContext } from './run.ts';
+import { type BenchContext, percentile } from './harness.ts';
 
 const ROWS = Number(process.env.BENCH_PORTFOLIO_ROWS ?? 1_000_000);
 const MAKES = [

@@ -1,15 +1,10 @@
 import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { benchChecks } from './checks.bench.ts';
+import type { BenchContext } from './harness.ts';
 import { benchLoad } from './load.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
-
-export interface BenchContext {
-  databaseUrl: string;
-  /** Seconds per load case; BENCH_SECONDS overrides. */
-  seconds: number;
-}
 
 /** Every benchmark of the project, in order. Later work adds its own here. */
 const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [

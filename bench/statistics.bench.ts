@@ -5,8 +5,7 @@ import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
-import { printTable, runLoad } from './harness.ts';
-import type { BenchContext } from './run.ts';
+import { type BenchContext, printTable, runLoad } from './harness.ts';
 
 const ITEMS = Number(process.env.BENCH_STAT_ITEMS ?? 1_000_000);
 /** A year of events: about two per item (5,500 a day). */

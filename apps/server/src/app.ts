@@ -12,6 +12,7 @@ import { type AppConfig, fastifyTrustProxy } from './config/env.ts';
 import { isConnectionError } from './db/pool.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
+import type { PhaseTimings } from './lib/phase-timings.ts';
 import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -25,6 +26,7 @@ import { pledgeRoutes } from './modules/pledges/pledges.routes.ts';
 import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
+import { currentUserRoutes } from './modules/users/current-user.routes.ts';
 import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
@@ -44,6 +46,8 @@ export interface BuildAppOptions {
   /** Consume background jobs in this process. Defaults to config.runWorkers. */
   runWorkers?: boolean;
   logger?: boolean;
+  /** A sink the jobs add their time per phase to (the checks benchmark); none by default. */
+  jobTimings?: PhaseTimings;
 }
 
 /** What a 503 for an unreachable database tells the client to wait before trying again. */
@@ -136,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectionString: options.connectionString,
     config,
     work: options.runWorkers ?? config.runWorkers,
+    timings: options.jobTimings,
   });
   await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl });
   await app.register(swaggerPlugin);
@@ -148,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       await api.register(buildRoutes, { prefix: '/build', buildId });
       await api.register(authRoutes, { prefix: '/auth', config });
+      await api.register(currentUserRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user', config });
       await api.register(memberRoutes, { prefix: '/users', config });
       await api.register(platformRoutes, { prefix: '/platform' });

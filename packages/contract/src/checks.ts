@@ -1,3 +1,4 @@
+// Over 500 lines by design: the schema catalogue of the checks API (sources, runs, events, one-time checks).
 import type { DOCUMENT_TYPE_CODES } from '@pledgewatch/identifiers';
 import { z } from 'zod';
 import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
+import { processCheckBatch } from '../modules/checks/runs/check-batch.service.ts';
 import { listBatchNumbers } from '../modules/checks/runs/runs.queries.ts';
-import { planCheckRun, processCheckBatch, startCheckRun } from '../modules/checks/runs/runs.service.ts';
+import { planCheckRun, startCheckRun } from '../modules/checks/runs/runs.service.ts';
 import { bearer, buildTestApp, signIn } from '../testing/test-app.ts';
 import { DEMO_PLEDGED_VIN } from './demo-datasets.ts';
 import { DEMO_ACCOUNTS, DEMO_ORGANISATION, seedDemo } from './demo-seed.ts';

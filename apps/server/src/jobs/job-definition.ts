@@ -4,6 +4,7 @@ import type { PgBoss, Queue } from 'pg-boss';
 import type { z } from 'zod';
 import type { AppConfig } from '../config/env.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { PhaseTimings } from '../lib/phase-timings.ts';
 import type { Mailer } from '../plugins/mailer.ts';
 
 export interface JobContext {
@@ -12,6 +13,8 @@ export interface JobContext {
   mailer: Mailer;
   queue: JobQueue;
   log: FastifyBaseLogger;
+  /** Time per phase of the work, for a benchmark that passes a sink to buildApp; usually absent. */
+  timings?: PhaseTimings;
 }
 
 export interface JobRun<T> {
@@ -22,10 +25,19 @@ export interface JobRun<T> {
   retryLimit: number;
 }
 
-/** One kind of background work: its queue name, payload schema, retry policy and handler. */
-export interface JobDefinition<T = unknown> {
+/**
+ * What a sender needs to enqueue a job: its queue name and payload schema. A service enqueues through
+ * this and never imports the job's definition, whose handler usually calls back into that service.
+ */
+export interface JobMessage<T = unknown> {
   name: string;
   payload: z.ZodType<T>;
+}
+
+export const defineJobMessage = <T>(message: JobMessage<T>): JobMessage<T> => message;
+
+/** One kind of background work: its queue name, payload schema, retry policy and handler. */
+export interface JobDefinition<T = unknown> extends JobMessage<T> {
   queue?: Omit<Queue, 'name'>;
   /** Cron expression and time zone for recurring jobs. */
   cron?: { expression: string; tz: string };
@@ -52,6 +64,8 @@ export interface SendJobOptions {
 }
 
 export interface JobQueue {
-  send<T>(definition: JobDefinition<T>, payload: T, options?: SendJobOptions): Promise<string | null>;
+  send<T>(message: JobMessage<T>, payload: T, options?: SendJobOptions): Promise<string | null>;
+  /** Enqueues many jobs of one kind in one insert (inside `options.db` when given). */
+  sendMany<T>(message: JobMessage<T>, payloads: T[], options?: Pick<SendJobOptions, 'db'>): Promise<void>;
   boss: PgBoss;
 }

@@ -1,5 +1,8 @@
 import { PgBoss } from 'pg-boss';
+// Registers the upload kinds other modules provide, in every process that runs uploads.
+import '../wiring.ts';
 /** Every background job of the app. Modules add theirs here. */
+import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
@@ -8,13 +11,7 @@ import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-no
 import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
 import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
 import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
-import type {
-  AnyJobDefinition,
-  JobContext,
-  JobDefinition,
-  JobQueue,
-  SendJobOptions,
-} from './job-definition.ts';
+import type { AnyJobDefinition, JobContext, JobMessage, JobQueue, SendJobOptions } from './job-definition.ts';
 
 export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   deliverMailJob,
@@ -25,6 +22,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   planCheckRunJob,
   checkBatchJob,
   scheduledChecksJob,
+  pruneAuthAttemptsJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';
@@ -62,18 +60,32 @@ export function createBoss(
   });
 }
 
+function inTransaction(db: SendJobOptions['db']) {
+  return db
+    ? { executeSql: (text: string, values?: unknown[]) => db.query(text, values as unknown[]) }
+    : undefined;
+}
+
 export function createJobQueue(boss: PgBoss): JobQueue {
   return {
     boss,
-    send<T>(definition: JobDefinition<T>, payload: T, options: SendJobOptions = {}) {
-      const data = definition.payload.parse(payload) as object;
-      return boss.send(definition.name, data, {
+    send<T>(message: JobMessage<T>, payload: T, options: SendJobOptions = {}) {
+      const data = message.payload.parse(payload) as object;
+      return boss.send(message.name, data, {
         singletonKey: options.singletonKey,
         startAfter: options.startAfter,
-        db: options.db
-          ? { executeSql: (text: string, values?: unknown[]) => options.db!.query(text, values as unknown[]) }
-          : undefined,
+        db: inTransaction(options.db),
       });
+    },
+    async sendMany<T>(message: JobMessage<T>, payloads: T[], options: Pick<SendJobOptions, 'db'> = {}) {
+      if (payloads.length === 0) {
+        return;
+      }
+      await boss.insert(
+        message.name,
+        payloads.map((payload) => ({ data: message.payload.parse(payload) as object })),
+        { db: inTransaction(options.db) },
+      );
     },
   };
 }

@@ -12,3 +12,7 @@ export const clientInfo = (request: FastifyRequest) => ({
   ip: request.ip ?? null,
   userAgent: request.headers['user-agent'] ?? null,
 });
+
+/** Content-Disposition with a Cyrillic file name (RFC 6266 / 5987) and an ASCII fallback. */
+export const attachment = (fileName: string) =>
+  `attachment; filename="${fileName.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;

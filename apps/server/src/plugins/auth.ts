@@ -2,18 +2,10 @@ import type { Role } from '@pledgewatch/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
+import type { AuthContext } from '../lib/auth-context.ts';
 import { requestSite, UNSAFE_METHODS } from '../lib/same-origin.ts';
 import { AUTH_COOKIE, setSessionCookie } from '../lib/session-cookie.ts';
-import { authenticateToken } from '../modules/auth/auth.service.ts';
-
-/** Who is calling: always taken from the session, never from the request body. */
-export interface AuthContext {
-  sessionId: string;
-  userId: string;
-  organisationId: string;
-  role: Role;
-  isStaff: boolean;
-}
+import { authenticateToken } from '../modules/auth/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

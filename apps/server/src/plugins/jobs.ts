@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/env.ts';
 import { isConnectionError } from '../db/pool.ts';
 import type { JobQueue } from '../jobs/job-definition.ts';
 import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
+import type { PhaseTimings } from '../lib/phase-timings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,6 +16,8 @@ export interface JobsPluginOptions {
   config: AppConfig;
   /** Consume jobs in this process (the default); `false` leaves them to `npm run worker`. */
   work: boolean;
+  /** Handed to the jobs as their timings sink (see JobContext.timings). */
+  timings?: PhaseTimings;
 }
 
 export default fp<JobsPluginOptions>(
@@ -37,7 +40,14 @@ export default fp<JobsPluginOptions>(
     fastify.decorate('queue', queue);
     await registerJobs(
       boss,
-      { db: fastify.db, config: options.config, mailer: fastify.mailer, queue, log: fastify.log },
+      {
+        db: fastify.db,
+        config: options.config,
+        mailer: fastify.mailer,
+        queue,
+        log: fastify.log,
+        timings: options.timings,
+      },
       { work: options.work },
     );
     fastify.addHook('preClose', async () => {

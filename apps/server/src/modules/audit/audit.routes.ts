@@ -7,9 +7,8 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errors } from '../../lib/http.ts';
+import { attachment, errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { attachment } from '../reports/reports.routes.ts';
 import { exportAuditEntries, findAuditEntries, getAuditFacets } from './audit.service.ts';
 
 /** `/api/v1/audit`: the organisation's log of actions, for its administrators. */

@@ -10,16 +10,16 @@ import {
 } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { formatMoscowDateTime } from '../../lib/moscow-time.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
 import {
   type Cell,
   csvReport,
   type ReportColumn,
   type RowBatches,
+  streamRows,
   xlsxReport,
-} from '../reports/report-files.ts';
-import { streamRows } from '../reports/reports.queries.ts';
+} from '../reports/index.ts';
 import { AUDIT_SELECT, type AuditRow, auditWhere, findAuditFacets, findAuditRows } from './audit.queries.ts';
 
 const toEntry = (row: AuditRow): AuditEntry => ({

@@ -208,8 +208,30 @@ export async function getLoginStats(
   return rows[0]!;
 }
 
-export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<void> {
-  await db.query('DELETE FROM auth_attempts WHERE created_at < now() - make_interval(secs => $1)', [
-    olderThanSeconds,
-  ]);
+/** The account a sign-in names: just what the password check and the session need. */
+export interface LoginUserRow {
+  id: string;
+  password_hash: string | null;
+  active: boolean;
+}
+
+export async function getLoginUserByEmail(db: Queryable, email: string): Promise<LoginUserRow | undefined> {
+  const { rows } = await db.query<LoginUserRow>(
+    `SELECT u.id, u.password_hash, u.active
+       FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1`,
+    [email.toLowerCase()],
+  );
+  return rows[0];
+}
+
+export async function stampLastLogin(db: Queryable, userId: string, at: Date): Promise<void> {
+  await db.query('UPDATE users SET last_login_at = $2, updated_at = now() WHERE id = $1', [userId, at]);
+}
+
+export async function pruneAttempts(db: Queryable, olderThanSeconds: number): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM auth_attempts WHERE created_at < now() - make_interval(secs => $1)',
+    [olderThanSeconds],
+  );
+  return rowCount ?? 0;
 }

@@ -1,9 +1,4 @@
-import {
-  loginBodySchema,
-  meResponseSchema,
-  messageResponseSchema,
-  tokenResponseSchema,
-} from '@pledgewatch/contract';
+import { loginBodySchema, messageResponseSchema, tokenResponseSchema } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../../config/env.ts';
@@ -12,7 +7,6 @@ import { clientInfo, errors } from '../../lib/http.ts';
 import { requestSite } from '../../lib/same-origin.ts';
 import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { getCurrentUser } from '../users/users.service.ts';
 import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
@@ -66,18 +60,5 @@ export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
       clearSessionCookie(request, reply);
       return { message: 'Вы вышли из системы' };
     },
-  );
-
-  app.get(
-    '/me',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'Текущий пользователь',
-        response: { 200: meResponseSchema, ...errors(401) },
-      },
-    },
-    async (request) => ({ user: await getCurrentUser({ db: fastify.db, auth: requireAuth(request) }) }),
   );
 };

@@ -2,18 +2,20 @@ import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { DUMMY_PASSWORD_HASH, generateToken, hashToken, verifyPassword } from '../../lib/crypto.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { getUserByEmail, updateUserFields } from '../users/users.queries.ts';
 import {
   type AttemptKind,
   countRecentAttempts,
   deleteAttempts,
   deleteSession,
   getLoginStats,
+  getLoginUserByEmail,
   insertSession,
   markAttemptsSucceeded,
+  pruneAttempts,
   recordFailedAttempts,
+  stampLastLogin,
   touchSessionByTokenHash,
 } from './auth.queries.ts';
 import {
@@ -74,7 +76,7 @@ export async function login(options: {
     });
   }
 
-  const user = await getUserByEmail(db, email);
+  const user = await getLoginUserByEmail(db, email);
   // Hash even for unknown users so response time does not reveal which e-mails exist.
   const passwordOk = await verifyPassword(options.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   const succeeded = Boolean(user?.password_hash && passwordOk);
@@ -95,7 +97,7 @@ export async function login(options: {
     userAgent: options.userAgent?.slice(0, 500) ?? null,
     ip: options.ip,
   });
-  await updateUserFields(db, user.id, { last_login_at: new Date() });
+  await stampLastLogin(db, user.id, new Date());
   return { token, userId: user.id };
 }
 
@@ -158,4 +160,16 @@ export async function throttleAttempt(
     });
   }
   return { succeed: () => markAttemptsSucceeded(db, ids) };
+}
+
+/**
+ * Deletes attempts older than every window that reads them: the sign-in window and the known-address
+ * look-back (the longest), plus a day; resets, e-mail changes and invitations look back an hour.
+ */
+export async function pruneOldAttempts(options: {
+  db: Queryable;
+  config: Pick<AppConfig, 'loginWindow'>;
+}): Promise<number> {
+  const keepSeconds = Math.max(options.config.loginWindow, KNOWN_ADDRESS_DAYS * 24 * 3600) + 24 * 3600;
+  return pruneAttempts(options.db, keepSeconds);
 }

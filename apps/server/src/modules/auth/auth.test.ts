@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, signIn } from '../../testing/test-app.ts';
+import { pruneAuthAttemptsJob } from './jobs/prune-attempts.job.ts';
 
-const { app } = await buildTestApp({ config: { loginMaxAttempts: 3 } });
+const { app, config } = await buildTestApp({ config: { loginMaxAttempts: 3 } });
 
 const loginForm = (username: string, password: string) => ({
   method: 'POST' as const,
@@ -319,5 +320,31 @@ describe('GET /api/v1/auth/me and DELETE /api/v1/auth/logout', () => {
       headers: { cookie: `auth_token=${user.token}` },
     });
     expect(del.statusCode).toBe(403);
+  });
+});
+
+describe('auth attempts pruning (nightly job)', () => {
+  it('is a scheduled job that drops attempts older than the longest look-back and keeps the rest', async () => {
+    expect(pruneAuthAttemptsJob.cron).toBeDefined();
+    const key = `prune-test:${Date.now()}`;
+    const ages = { old: '40 days', known: '29 days', recent: '10 minutes' };
+    for (const [label, age] of Object.entries(ages)) {
+      await app.db.query(
+        `INSERT INTO auth_attempts (kind, key, succeeded, created_at) VALUES ('login', $1, true, now() - $2::interval)`,
+        [`${key}:${label}`, age],
+      );
+    }
+    const log = { info: () => {} } as never;
+    await pruneAuthAttemptsJob.handler({ id: 'test', data: {}, retryCount: 0, retryLimit: 0 }, {
+      db: app.db,
+      config,
+      log,
+    } as never);
+    const { rows } = await app.db.query<{ key: string }>(
+      'SELECT key FROM auth_attempts WHERE key LIKE $1 ORDER BY key',
+      [`${key}:%`],
+    );
+    // The 29-day-old success still marks a known address (KNOWN_ADDRESS_DAYS = 30).
+    expect(rows.map((row) => row.key)).toEqual([`${key}:known`, `${key}:recent`]);
   });
 });

@@ -6,17 +6,6 @@ import {
   checkRunsQuerySchema,
   checkRunsResponseSchema,
   checkScheduleSchema,
-  eventsQuerySchema,
-  eventsResponseSchema,
-  itemFindingsResponseSchema,
-  markEventsReadBodySchema,
-  markEventsReadResponseSchema,
-  oneTimeCheckBodySchema,
-  oneTimeCheckDocumentBodySchema,
-  oneTimeCheckDocumentSchema,
-  oneTimeCheckSchema,
-  oneTimeChecksQuerySchema,
-  oneTimeChecksResponseSchema,
   sourceImportSchema,
   sourceImportsQuerySchema,
   sourceImportsResponseSchema,
@@ -31,21 +20,11 @@ import type { AppConfig } from '../../config/env.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
 import { errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { findEvents, getItemFindings, markEventsRead } from './events/events.service.ts';
-import { getCheckDocument } from './one-time-checks/check-document.ts';
-import { renderCheckDocumentPdf } from './one-time-checks/check-document-pdf.ts';
-import {
-  findOneTimeChecks,
-  getOneTimeCheck,
-  runOneTimeCheck,
-} from './one-time-checks/one-time-checks.service.ts';
-import {
-  findCheckRuns,
-  getCheckRun,
-  getCheckSchedule,
-  startCheckRun,
-  updateCheckSchedule,
-} from './runs/runs.service.ts';
+import { idParams } from './checks-routes-shared.ts';
+import { eventRoutes } from './events/events.routes.ts';
+import { oneTimeCheckRoutes } from './one-time-checks/one-time-checks.routes.ts';
+import { getCheckSchedule, updateCheckSchedule } from './runs/check-schedule.service.ts';
+import { findCheckRuns, getCheckRun, startCheckRun } from './runs/runs.service.ts';
 import {
   findSourceImports,
   importDatasetFile,
@@ -54,7 +33,6 @@ import {
 } from './sources/sources.service.ts';
 
 const DATASET_MAX_BYTES = 512 * 1024 * 1024;
-const idParams = (what: string) => z.object({ id: z.uuid({ error: `Неверный идентификатор ${what}` }) });
 
 /**
  * `/api/v1/monitoring/*` of the checks engine: sources and their datasets, regular check runs and
@@ -254,138 +232,6 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       updateCheckSchedule({ db: fastify.db, auth: requireAuth(request), schedule: request.body }),
   );
 
-  // ─── Events and findings ───────────────────────────────────────────────────────────────────
-
-  app.get(
-    '/events/items',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary:
-          'События мониторинга: фильтры по периоду, типу, важности, источнику, объекту, прочтению; новые сверху',
-        querystring: eventsQuerySchema,
-        response: { 200: eventsResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findEvents({ db: fastify.db, auth: requireAuth(request), ...request.query }),
-  );
-
-  app.post(
-    '/events/read',
-    {
-      onRequest: writers,
-      schema: {
-        tags: ['checks'],
-        summary: 'Отметить события прочитанными (read: true) или непрочитанными (read: false)',
-        body: markEventsReadBodySchema,
-        response: { 200: markEventsReadResponseSchema, ...errors(401, 403, 422) },
-      },
-    },
-    async (request) => markEventsRead({ db: fastify.db, auth: requireAuth(request), ...request.body }),
-  );
-
-  app.get(
-    '/items/:id/findings',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Текущие находки объекта по источникам (по последней проверке)',
-        params: idParams('объекта'),
-        response: { 200: itemFindingsResponseSchema, ...errors(401, 404, 422) },
-      },
-    },
-    async (request) =>
-      getItemFindings({ db: fastify.db, auth: requireAuth(request), itemId: request.params.id }),
-  );
-
-  // ─── One-time checks ───────────────────────────────────────────────────────────────────────
-
-  app.post(
-    '/one-time-check',
-    {
-      onRequest: writers,
-      schema: {
-        tags: ['checks'],
-        summary: 'Разовая проверка VIN или документа по всем источникам сейчас',
-        body: oneTimeCheckBodySchema,
-        response: { 200: oneTimeCheckSchema, ...errors(401, 403, 422) },
-      },
-    },
-    async (request) =>
-      runOneTimeCheck({ db: fastify.db, config, auth: requireAuth(request), body: request.body }),
-  );
-
-  app.post(
-    '/one-time-check/document-data',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Данные печатного документа разовой проверки',
-        body: oneTimeCheckDocumentBodySchema,
-        response: { 200: oneTimeCheckDocumentSchema, ...errors(401, 404, 422) },
-      },
-    },
-    async (request) => getCheckDocument({ db: fastify.db, auth: requireAuth(request), id: request.body.id }),
-  );
-
-  app.get(
-    '/one-time-checks',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'История разовых проверок, новые сверху; поиск по VIN/номеру документа и номеру проверки',
-        querystring: oneTimeChecksQuerySchema,
-        response: { 200: oneTimeChecksResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findOneTimeChecks({ db: fastify.db, auth: requireAuth(request), ...request.query }),
-  );
-
-  app.get(
-    '/one-time-checks/:id',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Разовая проверка с ответами всех источников',
-        params: idParams('проверки'),
-        response: { 200: oneTimeCheckSchema, ...errors(401, 404, 422) },
-      },
-    },
-    async (request) => getOneTimeCheck({ db: fastify.db, auth: requireAuth(request), id: request.params.id }),
-  );
-
-  app.get(
-    '/one-time-checks/:id/pdf',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'PDF документа разовой проверки (принимает и cookie auth_token для прямой ссылки)',
-        params: idParams('проверки'),
-        produces: ['application/pdf'],
-        response: { 200: z.any().describe('PDF'), ...errors(401, 404, 422) },
-      },
-    },
-    async (request, reply) => {
-      const document = await getCheckDocument({
-        db: fastify.db,
-        auth: requireAuth(request),
-        id: request.params.id,
-      });
-      const pdf = await renderCheckDocumentPdf(document);
-      const name = `Проверка ${document.number}.pdf`;
-      return reply
-        .header('content-type', 'application/pdf')
-        .header(
-          'content-disposition',
-          `attachment; filename="check-${document.number.replace(/[^\w-]/g, '')}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        )
-        .send(pdf);
-    },
-  );
+  await fastify.register(eventRoutes);
+  await fastify.register(oneTimeCheckRoutes, { config });
 };

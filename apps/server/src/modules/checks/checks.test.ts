@@ -2,7 +2,7 @@ import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moscowDate, moscowInstant } from '../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
-import { startDueScheduledRuns } from './runs/runs.service.ts';
+import { startDueScheduledRuns } from './runs/check-schedule.service.ts';
 import {
   addItems,
   encodeCp1251,
@@ -277,7 +277,7 @@ describe('regular check runs and events', () => {
       'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',
       [analyst.organisationId],
     );
-    const { processCheckBatch } = await import('./runs/runs.service.ts');
+    const { processCheckBatch } = await import('./runs/check-batch.service.ts');
     await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
       rows[0]!.id,
     ]);
@@ -289,6 +289,38 @@ describe('regular check runs and events', () => {
       batchNo: 0,
       lastAttempt: true,
     });
+    expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
+  });
+
+  it('adds time per batch phase only to a timings sink passed in, with no module-wide state', async () => {
+    const { rows } = await app.db.query<{ id: string }>(
+      'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at LIMIT 1',
+      [analyst.organisationId],
+    );
+    const runs = await import('./runs/check-batch.service.ts');
+    expect(Object.keys(runs)).not.toContain('batchPhaseTimings');
+    await app.db.query(`UPDATE check_run_batches SET status = 'queued', sources = '{}' WHERE run_id = $1`, [
+      rows[0]!.id,
+    ]);
+    const timings: Record<string, number> = {};
+    await runs.processCheckBatch({
+      db: app.db,
+      config,
+      queue: app.queue,
+      runId: rows[0]!.id,
+      batchNo: 0,
+      lastAttempt: true,
+      timings,
+    });
+    expect(Object.keys(timings)).toEqual(
+      expect.arrayContaining([
+        'lock batch',
+        'insert events',
+        'source total (transaction incl. commit)',
+        'finish batch (last checked, progress)',
+      ]),
+    );
+    expect(Object.values(timings).every((ms) => ms >= 0)).toBe(true);
     expect((await get('/api/v1/monitoring/events/items', analyst.token)).json().total).toBe(4);
   });
 

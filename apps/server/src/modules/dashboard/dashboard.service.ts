@@ -9,7 +9,7 @@ import {
 } from '@pledgewatch/contract';
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
-import type { AuthContext } from '../../plugins/auth.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import {
   countFailedDeliveries,
   countItemsByKindAndStatus,

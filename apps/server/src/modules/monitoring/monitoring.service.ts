@@ -16,8 +16,8 @@ import { isDocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { recordAudit } from '../audit/audit.queries.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
+import { recordAudit } from '../audit/index.ts';
 import {
   displayIdentifier,
   type ItemRowResult,

@@ -5,7 +5,7 @@ import { retryOnConnectionLoss } from '../../db/pool.ts';
 import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
-import { insertOutboxMail, markOutboxMail } from '../mail/mail.queries.ts';
+import { insertOutboxMail, markOutboxMail } from '../mail/index.ts';
 import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {
   claimDelivery,

@@ -16,11 +16,10 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { moscowClock } from '../../lib/moscow-time.ts';
 import { checkOutboundUrl, OutboundError, type OutboundPolicy } from '../../lib/outbound/outbound-request.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { recordAudit } from '../audit/audit.queries.ts';
-import { changedFields } from '../audit/audit-changes.ts';
+import { changedFields, recordAudit } from '../audit/index.ts';
 import { DELIVERY_MAX_ATTEMPTS, deliverNotificationJob } from './jobs/deliver-notification.job.ts';
 import {
   deleteRules,
@@ -258,10 +257,10 @@ export function targetsOf(rule: RuleRow): string[] {
 async function enqueueDeliveries(db: Queryable, queue: JobQueue, ids: string[]): Promise<void> {
   for (let start = 0; start < ids.length; start += 500) {
     const chunk = ids.slice(start, start + 500);
-    await queue.boss.insert(
-      deliverNotificationJob.name,
-      chunk.map((deliveryId) => ({ data: deliverNotificationJob.payload.parse({ deliveryId }) })),
-      { db: { executeSql: (text: string, values?: unknown[]) => db.query(text, values as unknown[]) } },
+    await queue.sendMany(
+      deliverNotificationJob,
+      chunk.map((deliveryId) => ({ deliveryId })),
+      { db },
     );
   }
 }

@@ -2,7 +2,7 @@ import type { Role } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { assertPasswordAllowed } from '../../lib/password-policy.ts';
-import { getUserByEmail, insertUser } from '../users/users.queries.ts';
+import { getUserByEmail, insertUser } from '../users/index.ts';
 
 export async function createOrganisation(db: Queryable, name: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

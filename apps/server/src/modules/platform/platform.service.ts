@@ -1,6 +1,6 @@
 import type { OutboxMail } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
-import { findOutboxMails } from '../mail/mail.queries.ts';
+import { findOutboxMails } from '../mail/index.ts';
 
 /**
  * Links in mails carry single-use secrets (password reset, invitation, e-mail confirmation): whoever

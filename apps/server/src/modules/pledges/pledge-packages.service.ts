@@ -1,49 +1,29 @@
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+/** Pledge packages' lifecycle: listing, creating, changing their events and moving them through statuses. */
 import {
-  DOCUMENT_TYPE_LABELS,
-  neutralise,
   PACKAGE_STATUS_LABELS,
   type PackageAction,
   type PackageStatus,
-  PLEDGE_EVENT_FORMS,
-  type PledgeEvent,
   type PledgePackage,
   type PledgePackageDetail,
   type PledgePackagesResponse,
-  type RegistrationNumbersResponse,
-  validateRegistrationNumber,
 } from '@pledgewatch/contract';
-import ExcelJS from 'exceljs';
 import type pg from 'pg';
-import type { AppConfig } from '../../config/env.ts';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { recordAudit } from '../audit/audit.queries.ts';
-import { normaliseHeader } from '../uploads/kinds/upload-kind.ts';
-import { openRowSource } from '../uploads/reader/open-row-source.ts';
-import { isUploadFileError } from '../uploads/reader/upload-file-error.ts';
-import { ruDate } from './pledge-registry.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
+import { recordAudit } from '../audit/index.ts';
 import {
   addPackageHistory,
   assignEvents,
-  findNumberOwners,
   findPackages,
   getPackage,
   insertPackage,
-  listPackageEvents,
   listPackageHistory,
   type PackageRow,
   releaseEvents,
-  setRegisteredNumbers,
   updatePackageStatus,
 } from './pledges.queries.ts';
-import { toHistoryEntry, toPledgeEvent } from './pledges.service.ts';
+import { toHistoryEntry } from './pledges.service.ts';
 
 export function toPackage(row: PackageRow, auth: AuthContext): PledgePackage {
   const approveBlockedReason = approvalBlock(row, auth);
@@ -71,7 +51,7 @@ export function toPackage(row: PackageRow, auth: AuthContext): PledgePackage {
   };
 }
 
-async function requirePackage(
+export async function requirePackage(
   db: Queryable,
   auth: AuthContext,
   id: string,
@@ -84,7 +64,7 @@ async function requirePackage(
   return row;
 }
 
-const wrongStatus = (row: PackageRow, what: string) =>
+export const wrongStatus = (row: PackageRow, what: string) =>
   new AppError('PLEDGE_PACKAGE_WRONG_STATUS', {
     message: `${what}: пакет «${row.name}» сейчас в статусе «${PACKAGE_STATUS_LABELS[row.status]}»`,
   });
@@ -355,338 +335,4 @@ export async function transitionPackage(options: {
     });
     return getPledgePackage({ db: tx, auth, packageId: row.id });
   });
-}
-
-/**
- * Registration numbers the registry gave the package's notifications (sent or registered packages).
- * A creation's number becomes its pledge's number, which puts the pledge in the public registry
- * that the `pledges` check source reads.
- */
-export async function saveRegistrationNumbers(options: {
-  db: pg.Pool;
-  auth: AuthContext;
-  packageId: string;
-  items: { eventId: string; registeredNumber: string; row?: number }[];
-  rejected?: { row: number; message: string }[];
-}): Promise<RegistrationNumbersResponse> {
-  const { auth } = options;
-  const rejected = [...(options.rejected ?? [])];
-  return withTransaction(options.db, async (tx) => {
-    const row = await requirePackage(tx, auth, options.packageId, { forUpdate: true });
-    if (row.status !== 'sent' && row.status !== 'registered') {
-      throw wrongStatus(
-        row,
-        'Регистрационные номера вносятся для отправленного или зарегистрированного пакета',
-      );
-    }
-    const seen = new Map<string, number>();
-    const items: typeof options.items = [];
-    options.items.forEach((item, index) => {
-      const rowNumber = item.row ?? index + 1;
-      const first = seen.get(item.registeredNumber);
-      if (first !== undefined) {
-        rejected.push({
-          row: rowNumber,
-          message: `Номер ${item.registeredNumber} уже указан в строке ${first}`,
-        });
-        return;
-      }
-      seen.set(item.registeredNumber, rowNumber);
-      items.push({ ...item, eventId: item.eventId.toLowerCase(), row: rowNumber });
-    });
-    const owners = await findNumberOwners(
-      tx,
-      auth.organisationId,
-      items.map((item) => item.registeredNumber),
-    );
-    const events = new Map(
-      (await listPackageEvents(tx, auth.organisationId, row.id)).map((event) => [event.id, event]),
-    );
-    const accepted = items.filter((item) => {
-      const event = events.get(item.eventId);
-      if (!event) {
-        rejected.push({ row: item.row!, message: 'Уведомление не найдено в этом пакете' });
-        return false;
-      }
-      const owner = owners.find((o) => o.registration_number === item.registeredNumber);
-      if (event.kind === 'creation' && owner && owner.pledge_id !== event.pledge_id) {
-        rejected.push({
-          row: item.row!,
-          message: `Номер ${item.registeredNumber} уже присвоен другому залогу организации`,
-        });
-        return false;
-      }
-      return true;
-    });
-    const { updated } =
-      accepted.length > 0
-        ? await setRegisteredNumbers(tx, auth.organisationId, row.id, accepted)
-        : { updated: 0 };
-    if (updated > 0) {
-      await addPackageHistory(tx, {
-        packageId: row.id,
-        action: 'numbers',
-        fromStatus: row.status,
-        toStatus: row.status,
-        comment: `Номеров: ${updated}`,
-        userId: auth.userId,
-      });
-      await recordAudit(tx, {
-        organisationId: auth.organisationId,
-        userId: auth.userId,
-        action: 'pledge_package.registration_numbers',
-        entity: 'pledge_package',
-        entityId: row.id,
-        details: { updated },
-      });
-    }
-    rejected.sort((a, b) => a.row - b.row);
-    const fresh = (await getPackage(tx, auth.organisationId, row.id))!;
-    return { updated, rejected, package: toPackage(fresh, auth) };
-  });
-}
-
-const ID_HEADERS = ['id уведомления', 'id события', 'id', 'идентификатор', 'идентификатор уведомления'];
-const NUMBER_HEADERS = [
-  'регистрационный номер',
-  'присвоенный номер',
-  'номер регистрации',
-  'рег номер',
-  'registered number',
-];
-
-/**
- * Registration numbers from a file (CSV or XLSX, as the package's XLSX export lays it out): the
- * columns «ID уведомления» and «Присвоенный номер». Bad rows are reported, good rows are saved.
- */
-export async function importRegistrationNumbers(options: {
-  db: pg.Pool;
-  auth: AuthContext;
-  config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'>;
-  packageId: string;
-  file: Readable;
-}): Promise<RegistrationNumbersResponse> {
-  const dir = path.join(options.config.dataDir, 'uploads');
-  await mkdir(dir, { recursive: true });
-  const filePath = path.join(dir, `numbers-${randomUUID()}`);
-  const items: { eventId: string; registeredNumber: string; row: number }[] = [];
-  const rejected: { row: number; message: string }[] = [];
-  try {
-    await pipeline(options.file, createWriteStream(filePath));
-    if ((options.file as Readable & { truncated?: boolean }).truncated) {
-      throw new AppError('UPLOAD_TOO_LARGE');
-    }
-    const source = await openRowSource(filePath, { maxUnzippedBytes: options.config.uploadMaxUnzippedBytes });
-    try {
-      let idIndex = -1;
-      let numberIndex = -1;
-      for await (const row of source.rows()) {
-        if (row.values.every((value) => value.trim() === '')) {
-          continue;
-        }
-        if (idIndex < 0) {
-          const headers = row.values.map(normaliseHeader);
-          idIndex = headers.findIndex((h) => ID_HEADERS.includes(h));
-          numberIndex = headers.findIndex((h) => NUMBER_HEADERS.includes(h));
-          if (idIndex < 0 || numberIndex < 0) {
-            throw new AppError('UPLOAD_INVALID_FILE', {
-              message:
-                'В первой строке файла нужны столбцы «ID уведомления» и «Присвоенный номер» (как в выгрузке пакета XLSX)',
-            });
-          }
-          continue;
-        }
-        const id = (row.values[idIndex] ?? '').trim();
-        const numberText = (row.values[numberIndex] ?? '').trim();
-        if (numberText === '') {
-          continue;
-        }
-        if (!/^[0-9a-f-]{36}$/i.test(id)) {
-          rejected.push({ row: row.rowNumber, message: 'ID уведомления: неверный идентификатор' });
-          continue;
-        }
-        const number = validateRegistrationNumber(numberText);
-        if (!number.ok) {
-          rejected.push({ row: row.rowNumber, message: number.error });
-          continue;
-        }
-        items.push({ eventId: id, registeredNumber: number.value, row: row.rowNumber });
-      }
-    } finally {
-      await source.close();
-    }
-  } catch (error) {
-    if (isUploadFileError(error)) {
-      throw new AppError('UPLOAD_INVALID_FILE', { message: error.message });
-    }
-    throw error;
-  } finally {
-    await rm(filePath, { force: true });
-  }
-  if (items.length === 0 && rejected.length === 0) {
-    throw new AppError('UPLOAD_INVALID_FILE', { message: 'В файле нет ни одного регистрационного номера' });
-  }
-  return saveRegistrationNumbers({ ...options, items, rejected });
-}
-
-// ─── Export ─────────────────────────────────────────────────────────────────────────────────
-
-function notificationJson(event: PledgeEvent) {
-  const party = (p: PledgeEvent['pledgor']) =>
-    p.type === 'company'
-      ? { type: 'company', name: p.name, inn: p.inn, ogrn: p.ogrn }
-      : {
-          type: 'individual',
-          lastName: p.lastName,
-          firstName: p.firstName,
-          middleName: p.middleName ?? null,
-          birthDate: p.birthDate,
-          document: {
-            type: p.documentType,
-            typeName: DOCUMENT_TYPE_LABELS[p.documentType!],
-            number: p.documentNumber,
-          },
-        };
-  return {
-    id: event.id,
-    kind: event.kind,
-    form: PLEDGE_EVENT_FORMS[event.kind],
-    notificationDate: event.notificationDate,
-    pledgeRegistrationNumber: event.registrationNumber ?? event.pledge.registrationNumber,
-    registeredNumber: event.registeredNumber,
-    pledgors: [party(event.pledgor)],
-    pledgees: [party(event.pledgee)],
-    contract: event.contract,
-    property: event.vehicles.map((v) => ({
-      type: 'vehicle',
-      vin: v.vin,
-      bodyNumber: v.bodyNumber,
-      chassisNumber: v.chassisNumber,
-      description: v.description,
-    })),
-  };
-}
-
-const XLSX_COLUMNS: { header: string; width: number; value: (e: PledgeEvent) => string }[] = [
-  { header: 'ID уведомления', width: 38, value: (e) => e.id },
-  { header: 'Вид', width: 16, value: (e) => `${e.kindLabel} (${PLEDGE_EVENT_FORMS[e.kind]})` },
-  { header: 'Дата уведомления', width: 16, value: (e) => ruDate(e.notificationDate) },
-  {
-    header: 'Рег. номер залога',
-    width: 22,
-    value: (e) => e.registrationNumber ?? e.pledge.registrationNumber ?? '',
-  },
-  { header: 'Залогодатель', width: 32, value: (e) => e.pledgor.name },
-  {
-    header: 'Документ залогодателя',
-    width: 28,
-    value: (e) =>
-      e.pledgor.type === 'company'
-        ? `ИНН ${e.pledgor.inn}, ОГРН ${e.pledgor.ogrn}`
-        : `${DOCUMENT_TYPE_LABELS[e.pledgor.documentType!]} ${e.pledgor.documentNumber}, д.р. ${ruDate(e.pledgor.birthDate ?? '')}`,
-  },
-  { header: 'Залогодержатель', width: 32, value: (e) => e.pledgee.name },
-  {
-    header: 'Договор',
-    width: 30,
-    value: (e) =>
-      `${e.contract.name ? `${e.contract.name} ` : ''}№ ${e.contract.number} от ${ruDate(e.contract.date)}${e.contract.endDate ? `, срок до ${ruDate(e.contract.endDate)}` : ''}`,
-  },
-  {
-    header: 'Транспортные средства',
-    width: 48,
-    value: (e) =>
-      e.vehicles
-        .map((v) =>
-          [
-            v.vin && `VIN ${v.vin}`,
-            v.bodyNumber && `кузов ${v.bodyNumber}`,
-            v.chassisNumber && `шасси ${v.chassisNumber}`,
-            v.description,
-          ]
-            .filter(Boolean)
-            .join(', '),
-        )
-        .join('\n'),
-  },
-  { header: 'Присвоенный номер', width: 22, value: (e) => e.registeredNumber ?? '' },
-];
-
-/**
- * The package as a file: JSON to submit (layout in docs/pledges.md) or XLSX for people, whose
- * «Присвоенный номер» column can be filled in and imported back.
- */
-export async function exportPackage(options: {
-  db: pg.Pool;
-  auth: AuthContext;
-  packageId: string;
-  format: 'json' | 'xlsx';
-}): Promise<{ fileName: string; contentType: string; body: Buffer }> {
-  const { auth } = options;
-  const row = await requirePackage(options.db, auth, options.packageId);
-  const events = (await listPackageEvents(options.db, auth.organisationId, row.id)).map(toPledgeEvent);
-  const { rows: org } = await options.db.query<{ name: string }>(
-    'SELECT name FROM organisations WHERE id = $1',
-    [auth.organisationId],
-  );
-  const base = `пакет-${row.number}`;
-  await recordAudit(options.db, {
-    organisationId: auth.organisationId,
-    userId: auth.userId,
-    action: 'pledge_package.exported',
-    entity: 'pledge_package',
-    entityId: row.id,
-    details: { format: options.format, events: events.length },
-  });
-  if (options.format === 'json') {
-    const document = {
-      format: 'pledgewatch.pledge-notifications',
-      version: 1,
-      exportedAt: new Date().toISOString(),
-      applicant: { organisation: org[0]?.name ?? null },
-      package: {
-        id: row.id,
-        number: row.number,
-        name: row.name,
-        status: row.status,
-        approvedBy: row.approved_by_name,
-        approvedAt: row.approved_at?.toISOString() ?? null,
-      },
-      notifications: events.map(notificationJson),
-    };
-    return {
-      fileName: `${base}.json`,
-      contentType: 'application/json; charset=utf-8',
-      body: Buffer.from(JSON.stringify(document, null, 2)),
-    };
-  }
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Уведомления');
-  sheet.columns = XLSX_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  for (const event of events) {
-    // Users' text (names, contract numbers, descriptions) must not become formulas (CSV injection).
-    const added = sheet.addRow(XLSX_COLUMNS.map((c) => neutralise(c.value(event))));
-    added.alignment = { vertical: 'top', wrapText: true };
-  }
-  const info = workbook.addWorksheet('Пакет');
-  info.columns = [
-    { header: 'Поле', width: 24 },
-    { header: 'Значение', width: 48 },
-  ];
-  info.addRows(
-    [
-      ['Пакет', `№ ${row.number} · ${row.name}`],
-      ['Статус', PACKAGE_STATUS_LABELS[row.status]],
-      ['Организация', org[0]?.name ?? ''],
-      ['Одобрил', row.approved_by_name ?? ''],
-      ['Уведомлений', String(events.length)],
-    ].map((cells) => cells.map(neutralise)),
-  );
-  return {
-    fileName: `${base}.xlsx`,
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    body: Buffer.from(await workbook.xlsx.writeBuffer()),
-  };
 }

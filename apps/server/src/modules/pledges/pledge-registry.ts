@@ -7,7 +7,7 @@ import {
   partyName,
 } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
-import { upsertItems } from '../monitoring/monitoring.queries.ts';
+import { upsertItems } from '../monitoring/index.ts';
 import {
   archiveUnpledgedItems,
   findEventByKey,

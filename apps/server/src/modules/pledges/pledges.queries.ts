@@ -1,3 +1,4 @@
+// Over 500 lines by design: the SQL query catalogue of the pledges module (events, pledges, packages), SQL only.
 import type {
   EventSubmissionStatus,
   PackageStatus,

@@ -18,8 +18,8 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { recordAudit } from '../audit/audit.queries.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
+import { recordAudit } from '../audit/index.ts';
 import { applyPledgeEvent, isPledgeRuleError, type PledgeRuleError } from './pledge-registry.ts';
 import {
   type EventListRow,

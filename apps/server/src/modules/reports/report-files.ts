@@ -1,10 +1,9 @@
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { CSV_BOM, csvRow, neutralise, type ReportEncoding } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
+import { registerPdfFonts } from '../../lib/pdf-fonts.ts';
 
 /** One cell: text, a number, or empty. */
 export type Cell = string | number | null;
@@ -133,13 +132,6 @@ export function xlsxReport(options: {
 
 // ─── PDF ────────────────────────────────────────────────────────────────────────────────────
 
-// The DejaVu font the check document uses: Cyrillic glyphs whatever the host has installed.
-const fontDir = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
-  'ttf',
-);
-const REGULAR = path.join(fontDir, 'DejaVuSans.ttf');
-const BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
 const GREY = '#555555';
 const LINE = '#bbbbbb';
 
@@ -162,8 +154,7 @@ export function pdfReport(options: {
     bufferPages: false,
     info: { Title: options.title, Creator: 'Pledgewatch' },
   });
-  pdf.registerFont('regular', REGULAR);
-  pdf.registerFont('bold', BOLD);
+  registerPdfFonts(pdf);
 
   const left = pdf.page.margins.left;
   const tableWidth = pdf.page.width - left - pdf.page.margins.right;

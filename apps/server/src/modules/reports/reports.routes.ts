@@ -2,17 +2,13 @@ import { REPORT_HEADERS, reportQuerySchema } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errors } from '../../lib/http.ts';
+import { attachment, errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { buildReport } from './reports.service.ts';
 
 const fileResponse = z
   .any()
   .describe('Файл отчёта: XLSX, CSV (разделитель «;», UTF-8 с BOM или Windows-1251) или PDF');
-
-/** Content-Disposition with a Cyrillic file name (RFC 6266 / 5987) and an ASCII fallback. */
-export const attachment = (fileName: string) =>
-  `attachment; filename="${fileName.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 /**
  * `/api/v1/monitoring/report`: a report file, streamed while it is read from the database (a plain

@@ -29,9 +29,9 @@ import {
 } from '@pledgewatch/contract';
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { formatMoscowDate, formatMoscowDateTime, moscowMidnight } from '../../lib/moscow-time.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
-import { nextDay } from '../statistics/statistics.service.ts';
+import { nextDay } from '../statistics/index.ts';
 import {
   type Cell,
   csvReport,

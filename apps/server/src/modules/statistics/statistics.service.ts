@@ -11,8 +11,8 @@ import {
   type StatisticsResponse,
 } from '@pledgewatch/contract';
 import type pg from 'pg';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { moscowMidnight } from '../../lib/moscow-time.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
 import {
   countCheckRuns,
   countDeliveries,

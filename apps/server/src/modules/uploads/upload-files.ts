@@ -65,7 +65,3 @@ export const contentTypeOf = (format: UploadFormat) =>
   format === 'csv'
     ? 'text/csv; charset=utf-8'
     : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Content-Disposition with a Cyrillic file name (RFC 6266 / 5987) and an ASCII fallback. */
-export const attachment = (fileName: string) =>
-  `attachment; filename="${fileName.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;

@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { recordAudit } from '../audit/audit.queries.ts';
+import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
 import type { HeaderMap, RowProblem, UploadKindHandler } from './kinds/upload-kind.ts';
 import { mapHeader } from './kinds/upload-kind.ts';

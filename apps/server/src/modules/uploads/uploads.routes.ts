@@ -15,9 +15,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
-import { errors } from '../../lib/http.ts';
+import { attachment, errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { attachment, contentTypeOf } from './upload-files.ts';
+import { contentTypeOf } from './upload-files.ts';
 import {
   cancelUpload,
   confirmUpload,

@@ -20,7 +20,7 @@ import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';

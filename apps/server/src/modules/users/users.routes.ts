@@ -20,20 +20,16 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
 import { errors } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
+import { findMembers, inviteUser, updateMember } from './members.service.ts';
+import { confirmPasswordReset, requestPasswordReset, verifyEmail } from './user-tokens.service.ts';
 import {
   changePassword,
-  confirmPasswordReset,
   endOtherSessions,
   endSession,
-  findMembers,
   getProfile,
-  inviteUser,
   requestEmailChange,
-  requestPasswordReset,
   sendEmailVerification,
-  updateMember,
   updateProfile,
-  verifyEmail,
 } from './users.service.ts';
 
 /** `/api/v1/user/*`: the signed-in user's own account, and the public reset / verify calls. */

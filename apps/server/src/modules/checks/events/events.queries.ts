@@ -120,20 +120,6 @@ async function countEvents(
   return rows[0]!.count;
 }
 
-export async function getEventsByIds(
-  db: Queryable,
-  ids: string[],
-  organisationId?: string,
-): Promise<EventRow[]> {
-  const { rows } = await db.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS} FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
-      WHERE e.id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR e.organisation_id = $2)
-      ORDER BY e.detected_at DESC, e.id DESC`,
-    [ids, organisationId ?? null],
-  );
-  return rows;
-}
-
 export async function setEventsRead(
   db: Queryable,
   input: { organisationId: string; ids: string[]; read: boolean; userId: string },

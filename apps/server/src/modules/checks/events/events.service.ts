@@ -11,14 +11,12 @@ import {
 import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { Queryable } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import { sourceAnswersFor } from '../sources/dataset-source.ts';
 import {
   type EventRow,
   findEvents as findEventRows,
-  getEventsByIds,
   getItemSnapshots,
   setEventsRead,
 } from './events.queries.ts';
@@ -70,21 +68,6 @@ export async function findEvents(
     offset: (options.page - 1) * options.pageSize,
   });
   return { items: items.map(toEvent), total, unread };
-}
-
-/**
- * Events by id with their item, for notifications (issue 7) and anything else that reacts to
- * events. Without `organisationId` the caller is trusted to scope the ids itself.
- */
-export async function getEventsWithItems(options: {
-  db: Queryable;
-  ids: string[];
-  organisationId?: string;
-}): Promise<MonitoringEvent[]> {
-  if (options.ids.length === 0) {
-    return [];
-  }
-  return (await getEventsByIds(options.db, options.ids, options.organisationId)).map(toEvent);
 }
 
 export async function markEventsRead(options: {

@@ -1,14 +1,13 @@
-import { z } from 'zod';
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { processCheckBatch } from '../runs/runs.service.ts';
+import { processCheckBatch } from '../runs/check-batch.service.ts';
+import { checkBatchMessage } from './check-job-messages.ts';
 
 /**
  * One batch of a check run against every source. The heartbeat lets the queue notice a worker
  * that died mid-batch and hand the batch to another; replays are harmless (see processCheckBatch).
  */
 export const checkBatchJob = defineJob({
-  name: 'checks.batch',
-  payload: z.object({ runId: z.uuid(), batchNo: z.number().int().min(0) }),
+  ...checkBatchMessage,
   queue: {
     retryLimit: 4,
     retryDelay: 3,
@@ -21,7 +20,7 @@ export const checkBatchJob = defineJob({
   // time: two left the two cores idle a third of the time), and no poll delay while batches keep coming.
   batchSize: 4,
   work: { localConcurrency: 3, burstWhenBatchFull: true },
-  async handler(job, { db, config, queue }) {
+  async handler(job, { db, config, queue, timings }) {
     await processCheckBatch({
       db,
       config,
@@ -29,6 +28,7 @@ export const checkBatchJob = defineJob({
       runId: job.data.runId,
       batchNo: job.data.batchNo,
       lastAttempt: job.retryCount >= job.retryLimit,
+      timings,
     });
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { startDueScheduledRuns } from '../runs/runs.service.ts';
+import { startDueScheduledRuns } from '../runs/check-schedule.service.ts';
 
 /** Every minute, Moscow time: starts the daily runs whose time has come (check_schedules). */
 export const scheduledChecksJob = defineJob({

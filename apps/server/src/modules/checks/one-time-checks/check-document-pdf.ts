@@ -1,15 +1,6 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { OneTimeCheckDocument } from '@pledgewatch/contract';
 import PDFDocument from 'pdfkit';
-
-// DejaVu ships inside an npm package, so the PDF has Cyrillic glyphs whatever the host has installed.
-const fontDir = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')),
-  'ttf',
-);
-const REGULAR = path.join(fontDir, 'DejaVuSans.ttf');
-const BOLD = path.join(fontDir, 'DejaVuSans-Bold.ttf');
+import { registerPdfFonts } from '../../../lib/pdf-fonts.ts';
 
 const GREY = '#555555';
 const RED = '#b00020';
@@ -25,8 +16,7 @@ export function renderCheckDocumentPdf(document: OneTimeCheckDocument): Promise<
       Creator: 'Pledgewatch',
     },
   });
-  pdf.registerFont('regular', REGULAR);
-  pdf.registerFont('bold', BOLD);
+  registerPdfFonts(pdf);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

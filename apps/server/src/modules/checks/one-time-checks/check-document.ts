@@ -10,8 +10,8 @@ import {
 } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import { formatMoscow } from '../../../lib/moscow-time.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
 import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
 
 /** A finding's payload as labelled lines (the shared format), with the demo mark spelled out. */

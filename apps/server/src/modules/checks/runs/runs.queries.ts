@@ -1,3 +1,4 @@
+// Over 500 lines by design: the SQL query catalogue of check runs (runs, batches, matching, snapshots), SQL only.
 import type { Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import type { BatchFindingsSql } from '../sources/source-adapter.ts';

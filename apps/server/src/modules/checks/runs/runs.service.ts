@@ -1,56 +1,26 @@
-import {
-  type CheckRun,
-  type CheckSchedule,
-  SOURCE_TYPE_CODES,
-  SOURCE_TYPES,
-  type SourceType,
-  type UpdateCheckScheduleBody,
-} from '@pledgewatch/contract';
+/** Check runs: starting one, planning it into batches, and reading runs with their progress. */
+import { type CheckRun, SOURCE_TYPE_CODES, SOURCE_TYPES } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
 import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
-import { recordAudit } from '../../audit/audit.queries.ts';
-import { notifyEvents } from '../../notifications/notifications.service.ts';
-import { checkBatchJob } from '../jobs/check-batch.job.ts';
-import { planCheckRunJob } from '../jobs/plan-check-run.job.ts';
-import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
-import type { SourceAdapter } from '../sources/source-adapter.ts';
-import { createSourceAdapters } from '../sources/source-registry.ts';
-import { recordSourceAnswers } from '../sources/sources.queries.ts';
-import { diffFindings, type EventDraft, sameFindings } from './findings-diff.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
+import { recordAudit } from '../../audit/index.ts';
+import { checkBatchMessage, planCheckRunMessage } from '../jobs/check-job-messages.ts';
 import {
-  addRunEvents,
   type BatchRow,
-  type BatchScope,
-  type BatchSourceState,
   type CheckRunRow,
-  claimDueSchedules,
-  countSnapshots,
-  diffDatasetBatch,
   findCheckRuns as findCheckRunRows,
-  finishBatch,
-  getBatch,
   getCheckRun as getCheckRunRow,
-  getSchedule,
-  getSnapshots,
-  type ItemChange,
   insertCheckRun,
-  insertEvents,
-  listBatchItems,
   listBatchNumbers,
   listBatchSourceStates,
   planBatches,
-  scopeHasItems,
-  setBatchSourceState,
   updateRun,
-  upsertSchedule,
-  writeSnapshots,
 } from './runs.queries.ts';
 
-type Deps = { db: pg.Pool; config: Pick<AppConfig, 'remoteSources' | 'checkBatchSize'> };
+export type Deps = { db: pg.Pool; config: Pick<AppConfig, 'remoteSources' | 'checkBatchSize'> };
 
 function toCheckRun(row: CheckRunRow, batches?: Pick<BatchRow, 'sources' | 'items'>[]): CheckRun {
   return {
@@ -108,7 +78,7 @@ export async function startCheckRun(
     if (!runId) {
       throw new AppError('CHECK_RUN_IN_PROGRESS');
     }
-    await options.queue.send(planCheckRunJob, { runId }, { db: tx });
+    await options.queue.send(planCheckRunMessage, { runId }, { db: tx });
     if (options.userId) {
       await recordAudit(tx, {
         organisationId: options.organisationId,
@@ -147,244 +117,9 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
       batches_total: planned.batches,
     });
     for (const batchNo of await listBatchNumbers(tx, run.id)) {
-      await options.queue.send(checkBatchJob, { runId: run.id, batchNo }, { db: tx });
+      await options.queue.send(checkBatchMessage, { runId: run.id, batchNo }, { db: tx });
     }
   });
-}
-
-/**
- * Time spent per phase of the batches processed by this process (milliseconds, summed over batches
- * and sources); the benchmark prints it. Cheap enough to keep always on.
- */
-export const batchPhaseTimings: Record<string, number> = {};
-const timed = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    batchPhaseTimings[phase] = (batchPhaseTimings[phase] ?? 0) + performance.now() - started;
-  }
-};
-
-const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): BatchScope => ({
-  organisationId: run.organisation_id,
-  kind: batch.kind,
-  identifierFrom: batch.identifier_from,
-  identifierTo: batch.identifier_to,
-  kinds: adapter.itemKinds,
-  documentTypes: SOURCE_TYPES[adapter.type].documentTypes ?? null,
-});
-
-/**
- * Runs one source over one batch: matches, diffs against the snapshot, and writes the events, the
- * new snapshot and the source's state in one transaction under the batch's row lock. A source
- * already `done` for the batch is skipped, and the events' unique key absorbs any replay.
- */
-async function runSourceOnBatch(
-  options: Deps & { queue: JobQueue; run: CheckRunRow; batchNo: number; adapter: SourceAdapter },
-): Promise<BatchSourceState> {
-  const { run, adapter } = options;
-  const started = performance.now();
-  let failedItems = 0;
-  let failure: string | null = null;
-  let remoteAnswers: { changes: ItemChange[]; items: number } | undefined;
-
-  // Remote sources are asked before the transaction opens: no lock is held across HTTP calls.
-  if (!adapter.batchFindings) {
-    const batch = (await getBatch(options.db, run.id, options.batchNo))!;
-    const items = await listBatchItems(options.db, scopeFor(adapter, run, batch));
-    const answers = await adapter.checkBatch(
-      items.map((item) => ({
-        id: item.id,
-        kind: item.kind,
-        documentType: item.document_type as never,
-        identifier: item.identifier,
-      })),
-    );
-    const snapshots = await getSnapshots(
-      options.db,
-      adapter.type,
-      items.map((item) => item.id),
-    );
-    const changes: ItemChange[] = [];
-    answers.forEach((answer, index) => {
-      const item = items[index]!;
-      if (answer.status === 'failed') {
-        failedItems++;
-        failure = answer.error;
-        return;
-      }
-      const before = snapshots.get(item.id) ?? [];
-      if (!sameFindings(before, answer.findings)) {
-        changes.push({
-          item_id: item.id,
-          identifier: item.identifier,
-          before,
-          after: answer.findings,
-          first_check: item.first_check,
-        });
-      }
-    });
-    remoteAnswers = { changes, items: items.length };
-  }
-
-  const state = await withTransaction(options.db, async (tx) => {
-    // No wait for the WAL flush at commit: the batch is only trusted once the job's completion (a
-    // later, synchronous commit) is durable, and WAL is flushed in order, so a crash can lose this
-    // commit only together with that completion, and the queue then runs the batch again.
-    await tx.query('SET LOCAL synchronous_commit = off');
-    const batch = await timed('lock batch', () => getBatch(tx, run.id, options.batchNo, { lock: true }));
-    const previous = batch?.sources[adapter.type];
-    if (batch?.status !== 'queued' || previous?.status === 'done') {
-      return null;
-    }
-    const scope = scopeFor(adapter, run, batch);
-    let result: { changes: ItemChange[]; items: number; findings?: number } | undefined = remoteAnswers;
-    if (!result) {
-      const findings = await timed('active dataset', () => adapter.batchFindings!());
-      if (!findings) {
-        failure = DATASET_NOT_LOADED;
-        result = { changes: [], items: 0, findings: 0 };
-      } else if (!scopeHasItems(scope)) {
-        // A source of the other item kind: nothing in this batch to ask it about.
-        result = { changes: [], items: 0, findings: 0 };
-      } else {
-        result = await timed(`match+diff+snapshots ${adapter.type}`, () =>
-          diffDatasetBatch(tx, { ...scope, sourceType: adapter.type, runId: run.id, findings }),
-        );
-      }
-    }
-    const diffStarted = performance.now();
-    const events: (EventDraft & { itemId: string })[] = [];
-    for (const change of result.changes) {
-      for (const draft of diffFindings({
-        source: adapter.type,
-        before: change.before ?? [],
-        after: change.after ?? [],
-        firstCheck: change.first_check,
-        organisationId: run.organisation_id,
-      })) {
-        events.push({ ...draft, itemId: change.item_id });
-      }
-    }
-    batchPhaseTimings['events from changes (JS)'] =
-      (batchPhaseTimings['events from changes (JS)'] ?? 0) + performance.now() - diffStarted;
-    const eventIds = await timed('insert events', () =>
-      insertEvents(tx, {
-        organisationId: run.organisation_id,
-        runId: run.id,
-        sourceType: adapter.type,
-        events,
-      }),
-    );
-    const inserted = eventIds.length;
-    // Deliveries are queued in the same transaction: they exist exactly when the events do.
-    await timed('notify', () =>
-      notifyEvents({ db: tx, queue: options.queue, organisationId: run.organisation_id, eventIds }),
-    );
-    if (remoteAnswers) {
-      // Dataset sources wrote theirs in diffDatasetBatch, in this same transaction.
-      await writeSnapshots(tx, {
-        organisationId: run.organisation_id,
-        sourceType: adapter.type,
-        runId: run.id,
-        items: result.changes.map((change) => ({
-          itemId: change.item_id,
-          identifier: change.identifier ?? null,
-          findings: change.after ?? [],
-        })),
-      });
-    }
-    await addRunEvents(tx, run.id, inserted);
-    const next: BatchSourceState = {
-      status: failure ? 'failed' : 'done',
-      retryable: failure !== null && failure !== DATASET_NOT_LOADED,
-      attempts: (previous?.attempts ?? 0) + 1,
-      items: result.items - failedItems,
-      findings: result.findings ?? (await countSnapshots(tx, { ...scope, sourceType: adapter.type })),
-      events: (previous?.events ?? 0) + inserted,
-      error: failure ? (failedItems > 1 ? `${failure}; объектов без ответа: ${failedItems}` : failure) : null,
-      durationMs: Math.round(performance.now() - started),
-    };
-    await timed('batch state', () =>
-      setBatchSourceState(tx, { runId: run.id, batchNo: options.batchNo, type: adapter.type }, next),
-    );
-    // In the batch's transaction: one commit per source and batch, not two.
-    await timed('source answers', () =>
-      recordSourceAnswers(tx, [
-        {
-          type: adapter.type,
-          mode: 'batch',
-          items: next.items,
-          ok: next.status === 'done',
-          durationMs: next.durationMs,
-          error: next.error,
-        },
-      ]),
-    );
-    return next;
-  });
-  return (
-    state ?? {
-      status: 'done',
-      retryable: false,
-      attempts: 0,
-      items: 0,
-      findings: 0,
-      events: 0,
-      error: null,
-      durationMs: 0,
-    }
-  );
-}
-
-/**
- * One batch job: every source in turn, each committed on its own. Sources that failed with a
- * retryable error make the job throw so the queue retries it (done sources are skipped then); on the
- * last attempt the batch is finished with those sources marked failed.
- */
-export async function processCheckBatch(
-  options: Deps & { queue: JobQueue; runId: string; batchNo: number; lastAttempt: boolean },
-): Promise<void> {
-  const run = await getCheckRunRow(options.db, options.runId);
-  const batch = run && (await getBatch(options.db, run.id, options.batchNo));
-  if (!run || !batch || batch.status !== 'queued') {
-    return;
-  }
-  const failed: SourceType[] = [];
-  for (const adapter of createSourceAdapters({ ...options, organisationId: run.organisation_id })) {
-    const previous = batch.sources[adapter.type];
-    if (previous?.status === 'done' || (previous?.status === 'failed' && !previous.retryable)) {
-      continue;
-    }
-    const state = await timed('source total (transaction incl. commit)', () =>
-      runSourceOnBatch({ ...options, run, batchNo: batch.batch_no, adapter }),
-    );
-    if (state.status === 'failed' && state.retryable) {
-      failed.push(adapter.type);
-    }
-  }
-  if (failed.length > 0 && !options.lastAttempt) {
-    throw new Error(`sources failed in batch ${batch.batch_no}: ${failed.join(', ')}`);
-  }
-  await timed('finish batch (last checked, progress)', () =>
-    withTransaction(options.db, async (tx) => {
-      await tx.query('SET LOCAL synchronous_commit = off'); // as in runSourceOnBatch
-      const locked = await getBatch(tx, run.id, batch.batch_no, { lock: true });
-      if (locked?.status !== 'queued') {
-        return;
-      }
-      await finishBatch(tx, {
-        runId: run.id,
-        batchNo: batch.batch_no,
-        organisationId: run.organisation_id,
-        kind: batch.kind,
-        identifierFrom: batch.identifier_from,
-        identifierTo: batch.identifier_to,
-        items: batch.items,
-      });
-    }),
-  );
 }
 
 export async function getCheckRun(options: {
@@ -413,65 +148,4 @@ export async function findCheckRuns(options: {
     offset: (options.page - 1) * options.pageSize,
   });
   return { items: items.map((row) => toCheckRun(row)), total };
-}
-
-export async function getCheckSchedule(options: { db: pg.Pool; auth: AuthContext }): Promise<CheckSchedule> {
-  const row = await getSchedule(options.db, options.auth.organisationId);
-  if (!row) {
-    return {
-      enabled: false,
-      time: '06:00',
-      timezone: 'Europe/Moscow',
-      lastTriggeredAt: null,
-      nextRunAt: null,
-    };
-  }
-  return {
-    enabled: row.enabled,
-    time: row.run_at,
-    timezone: 'Europe/Moscow',
-    lastTriggeredAt: row.last_triggered_at?.toISOString() ?? null,
-    nextRunAt: row.enabled ? row.next_run_at.toISOString() : null,
-  };
-}
-
-export async function updateCheckSchedule(options: {
-  db: pg.Pool;
-  auth: AuthContext;
-  schedule: UpdateCheckScheduleBody;
-}): Promise<CheckSchedule> {
-  await withTransaction(options.db, async (tx) => {
-    await upsertSchedule(tx, {
-      organisationId: options.auth.organisationId,
-      enabled: options.schedule.enabled,
-      time: options.schedule.time,
-      userId: options.auth.userId,
-    });
-    await recordAudit(tx, {
-      organisationId: options.auth.organisationId,
-      userId: options.auth.userId,
-      action: 'check_schedule.updated',
-      entity: 'check_schedule',
-      entityId: null,
-      details: { ...options.schedule },
-    });
-  });
-  return getCheckSchedule(options);
-}
-
-/** The minute tick: starts the scheduled runs that are due; an organisation mid-run is skipped today. */
-export async function startDueScheduledRuns(options: Deps & { queue: JobQueue }): Promise<number> {
-  const due = await withTransaction(options.db, (tx) => claimDueSchedules(tx));
-  let started = 0;
-  for (const organisationId of due) {
-    try {
-      await startCheckRun({ ...options, organisationId, trigger: 'scheduled', userId: null });
-      started++;
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === 'CHECK_RUN_IN_PROGRESS')) {
-        throw error;
-      }
-    }
-  }
-  return started;
 }

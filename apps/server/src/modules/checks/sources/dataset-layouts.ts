@@ -93,13 +93,6 @@ export const DATASET_LAYOUTS: Readonly<Record<SourceType, DatasetLayout>> = {
   },
 };
 
-/** Every column a file of the type may have, in the documented order. */
-export function datasetColumns(type: SourceType): string[] {
-  const layout = DATASET_LAYOUTS[type];
-  const id = layout.identifier === 'vin' ? ['vin'] : ['document_type', 'document_number'];
-  return [...id, layout.key, ...layout.required, ...layout.optional, 'demo'];
-}
-
 export interface RowError {
   row: number;
   message: string;

@@ -86,14 +86,6 @@ export async function activateSourceImport(
   );
 }
 
-export async function markSourceImportFailed(db: Queryable, id: string, errors: unknown[], rejected: number) {
-  await db.query(
-    `UPDATE source_imports SET status = 'failed', rows_rejected = $2, errors = $3 WHERE id = $1`,
-    [id, rejected, JSON.stringify(errors)],
-  );
-  await db.query('DELETE FROM source_records WHERE import_id = $1', [id]);
-}
-
 const IMPORT_COLUMNS = `si.id, si.source_type, si.version, si.file_name, si.status, si.records_total, si.rows_rejected,
   si.errors, u.full_name AS created_by_name, si.created_at, si.activated_at`;
 

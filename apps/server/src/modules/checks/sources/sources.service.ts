@@ -10,9 +10,9 @@ import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
 import { readHead } from '../../../lib/tabular/csv-stream.ts';
-import type { AuthContext } from '../../../plugins/auth.ts';
-import { recordAudit } from '../../audit/audit.queries.ts';
+import { recordAudit } from '../../audit/index.ts';
 import {
   type DatasetRow,
   parseDatasetRow,

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../../config/env.ts';
 import { bearer } from '../../../testing/test-app.ts';
+import { processCheckBatch } from '../runs/check-batch.service.ts';
 import { listBatchNumbers } from '../runs/runs.queries.ts';
-import { planCheckRun, processCheckBatch } from '../runs/runs.service.ts';
+import { planCheckRun } from '../runs/runs.service.ts';
 
 const VIN_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 let serial = 0;

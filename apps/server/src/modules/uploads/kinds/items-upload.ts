@@ -1,7 +1,7 @@
 import type { UploadPreviewRow } from '@pledgewatch/contract';
 import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
-import { displayIdentifier, validateItemRow } from '../../monitoring/item-rules.ts';
+import { displayIdentifier, validateItemRow } from '../../monitoring/index.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
 /** For the sorts of a million staged rows (validation summary, import); this transaction only. */

@@ -1,14 +1,21 @@
 import type { UploadKind } from '@pledgewatch/contract';
 import { itemsUpload } from './items-upload.ts';
-import { pledgeEventsUpload } from './pledge-events-upload.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
-/** Every upload kind the pipeline knows: a new kind in the contract must add its handler here. */
-const HANDLERS: Record<UploadKind, UploadKindHandler> = {
-  items: itemsUpload,
-  pledge_events: pledgeEventsUpload,
-};
+/**
+ * The upload kinds the pipeline knows. Uploads owns the portfolio kind; other modules register theirs
+ * (see apps/server/src/wiring.ts), so this module never imports the modules that use it.
+ */
+const HANDLERS = new Map<UploadKind, UploadKindHandler>([['items', itemsUpload]]);
+
+export function registerUploadKind(handler: UploadKindHandler): void {
+  HANDLERS.set(handler.kind, handler);
+}
 
 export function uploadKindHandler(kind: UploadKind): UploadKindHandler {
-  return HANDLERS[kind];
+  const handler = HANDLERS.get(kind);
+  if (!handler) {
+    throw new Error(`upload kind ${kind} is not registered`);
+  }
+  return handler;
 }

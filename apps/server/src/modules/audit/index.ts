@@ -1,0 +1,4 @@
+/** The audit module's public entry: what other modules use to record and describe changes. */
+
+export { recordAudit } from './audit.queries.ts';
+export { changedFields } from './audit-changes.ts';

@@ -1,0 +1,2 @@
+/** The pledges module's public entry: the pledge-events upload kind, registered with uploads in wiring.ts. */
+export { pledgeEventsUpload } from './pledge-events-upload.ts';

@@ -1,0 +1,22 @@
+/** What the pledge route files share: the id parameter, a file response and reading the one uploaded file. */
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError, isAppError } from '../../lib/app-error.ts';
+
+export const idParams = z.object({ id: z.uuid({ error: 'Неверный идентификатор' }) });
+export const fileResponse = z.any().describe('Файл');
+
+export async function fileOf(request: FastifyRequest) {
+  try {
+    const file = request.isMultipart() ? await request.file() : undefined;
+    if (file) {
+      return file;
+    }
+  } catch (error) {
+    if (isAppError(error)) {
+      throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
+    }
+    // a broken multipart body is the same as no file for the user
+  }
+  throw new AppError('UPLOAD_NO_FILE');
+}

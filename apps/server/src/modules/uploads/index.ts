@@ -1,0 +1,16 @@
+/**
+ * The uploads module's public entry: the upload kind contract and registry (other modules provide
+ * kinds, see wiring.ts), starting an upload, and the file readers other modules reuse.
+ */
+export { arrayLiteral } from './copy-writer.ts';
+export {
+  normaliseHeader,
+  type RowProblem,
+  type UploadColumn,
+  type UploadKindHandler,
+} from './kinds/upload-kind.ts';
+export { registerUploadKind } from './kinds/upload-kinds.ts';
+export { openRowSource } from './reader/open-row-source.ts';
+export { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
+export { contentTypeOf } from './upload-files.ts';
+export { createUpload, uploadTemplateFile } from './uploads.service.ts';
