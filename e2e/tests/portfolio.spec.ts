@@ -101,7 +101,8 @@ test('portfolio: hand entry, pasted rows, a cp1251 file with a bad row, history 
   // Hold the request a moment so the sending step (with its progress bar) is visible.
   await page.route('**/api/v1/monitoring/uploads?*', async (route) => {
     if (route.request().method() === 'POST') {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Long enough that a loaded machine still sees the sending step before it ends.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
     }
     await route.continue();
   });
@@ -110,8 +111,9 @@ test('portfolio: hand entry, pasted rows, a cp1251 file with a bad row, history 
     mimeType: 'text/csv',
     buffer: iconv.encode(csv, 'win1251'),
   });
-  await expect(page.getByTestId('upload-sending')).toBeVisible();
-  await expect(page.getByRole('progressbar', { name: 'Отправляем файл' })).toBeVisible();
+  await expect(
+    page.getByTestId('upload-sending').getByRole('progressbar', { name: 'Отправляем файл' }),
+  ).toBeVisible();
 
   // Checked on the server, then the preview waits for confirmation.
   const view = page.getByTestId('upload-view');
