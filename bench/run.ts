@@ -1,6 +1,7 @@
 import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { benchChecks } from './checks.bench.ts';
+import { benchItems } from './items.bench.ts';
 import { benchLoad } from './load.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
@@ -15,6 +16,7 @@ export interface BenchContext {
 const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [
   { name: 'auth', run: benchAuth },
   { name: 'portfolio', run: benchPortfolio },
+  { name: 'items', run: benchItems },
   { name: 'checks', run: benchChecks },
   { name: 'statistics', run: benchStatistics },
   { name: 'load', run: benchLoad },
