@@ -260,6 +260,8 @@ export const texts = {
       all: 'Все, включая архив',
     },
     total: (count: number) => `Всего: ${countOf(count, 'объект', 'объекта', 'объектов')}`,
+    /** A search with more than 10 000 matches: the server estimates the total. */
+    totalAbout: (count: number) => `Всего: около ${formatInteger(count)} объектов`,
     vin: 'VIN',
     document: 'Документ',
     label: 'Метка',
