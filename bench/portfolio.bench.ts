@@ -9,12 +9,11 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
 import { demoVin } from '../apps/server/src/demo/demo-portfolio.ts';
-import { findItems } from '../apps/server/src/modules/monitoring/monitoring.service.ts';
 import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
-import { type BenchContext, percentile } from './harness.ts';
+import type { BenchContext } from './harness.ts';
 
 const ROWS = Number(process.env.BENCH_PORTFOLIO_ROWS ?? 1_000_000);
 const MAKES = [
@@ -55,7 +54,7 @@ async function writeCsv(filePath: string): Promise<void> {
 /**
  * A million-row portfolio file through the real upload pipeline (receive, validate into staging
  * with COPY, set-based import into the indexed items table) beside a bare COPY of the same file
- * into a bare table; then items-page latency on the million-item organisation.
+ * into a bare table.
  */
 export async function benchPortfolio({ databaseUrl }: BenchContext): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-portfolio-'));
@@ -137,48 +136,7 @@ export async function benchPortfolio({ databaseUrl }: BenchContext): Promise<voi
       `upload: ${result.upload.status}, rows ${result.upload.rows_total}, accepted ${result.upload.rows_accepted}, rejected ${result.upload.rows_rejected}`,
     );
 
-    await db.query('VACUUM ANALYZE monitoring_items');
-    const auth = { organisationId, userId, sessionId: '', role: 'analyst' as const, isStaff: false };
-    const base = {
-      db,
-      auth,
-      entity: 'vin' as const,
-      page: 1,
-      pageSize: 25,
-      sort: 'createdAt' as const,
-      order: 'desc' as const,
-    };
-    const cases: [string, Parameters<typeof findItems>[0]][] = [
-      ['first page, newest first', base],
-      ['sort by VIN asc', { ...base, sort: 'identifier', order: 'asc' }],
-      ['sort by label desc', { ...base, sort: 'label', order: 'desc' }],
-      ['sort by contract asc, page 400', { ...base, sort: 'contractNumber', order: 'asc', page: 400 }],
-      ['sort by last check', { ...base, sort: 'lastCheckedAt', order: 'desc' }],
-      ['status = archived', { ...base, status: 'archived' }],
-      ['search VIN fragment', { ...base, search: 'u0123456' }],
-      ['search label word', { ...base, search: 'duster №77' }],
-      ['search contract', { ...base, search: 'кд-2025/000042' }],
-      ['search frequent text, sort by VIN', { ...base, search: 'solaris', sort: 'identifier', order: 'asc' }],
-    ];
-    console.log(
-      `\nItems page on a ${ROWS.toLocaleString('en')}-item organisation (page of 25 + total, 30 runs each)`,
-    );
-    console.log(
-      `${'case'.padEnd(38)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'total'.padStart(10)}`,
-    );
-    for (const [name, query] of cases) {
-      const latencies: number[] = [];
-      let total = 0;
-      for (let i = 0; i < 30; i++) {
-        const t0 = performance.now();
-        total = (await findItems(query)).total;
-        latencies.push(performance.now() - t0);
-      }
-      latencies.sort((a, b) => a - b);
-      console.log(
-        `${name.padEnd(38)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 95).toFixed(1).padStart(8)} ${String(total).padStart(10)}`,
-      );
-    }
+    // The items page on a large portfolio: items.bench.ts (`npm run bench -- items`).
   } finally {
     await db.end();
     await rm(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { benchAuth } from './auth.bench.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { benchChecks } from './checks.bench.ts';
 import type { BenchContext } from './harness.ts';
+import { benchItems } from './items.bench.ts';
 import { benchLoad } from './load.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
@@ -10,6 +11,7 @@ import { benchStatistics } from './statistics.bench.ts';
 const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> }[] = [
   { name: 'auth', run: benchAuth },
   { name: 'portfolio', run: benchPortfolio },
+  { name: 'items', run: benchItems },
   { name: 'checks', run: benchChecks },
   { name: 'statistics', run: benchStatistics },
   { name: 'load', run: benchLoad },

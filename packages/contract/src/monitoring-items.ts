@@ -125,6 +125,11 @@ export type ItemsQueryParsed = z.infer<typeof itemsQuerySchema>;
 export const itemsResponseSchema = z.object({
   items: z.array(monitoringItemSchema),
   total: z.number().int().describe('Всего записей по фильтру'),
+  totalIsEstimate: z
+    .boolean()
+    .describe(
+      'total — оценка («около N»): поиск нашёл больше 10 000 записей и не пересчитывает их точно на каждой странице',
+    ),
 });
 export type ItemsResponse = z.infer<typeof itemsResponseSchema>;
 

@@ -21,8 +21,8 @@ export interface ItemRow {
 }
 
 /** The item's last check lives in monitoring_item_checks (0002_portfolio.sql); one primary-key lookup per row. */
-const LAST_CHECKED =
-  '(SELECT c.last_checked_at FROM monitoring_item_checks c WHERE c.item_id = id) AS last_checked_at';
+const LAST_CHECKED_VALUE = '(SELECT c.last_checked_at FROM monitoring_item_checks c WHERE c.item_id = id)';
+const LAST_CHECKED = `${LAST_CHECKED_VALUE} AS last_checked_at`;
 
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
   status, origin, upload_id, created_at, updated_at, archived_at, ${LAST_CHECKED}`;
@@ -73,6 +73,29 @@ export type ItemSort = keyof typeof SORT_COLUMNS;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/**
+ * Above this many matches (the planner's estimate from the statistics of the search index) a search
+ * reports an estimated total: counting 200,000 matches exactly on every page costs more than the page.
+ */
+export const SEARCH_EXACT_TOTAL_MAX = 10_000;
+/** Rows of the sort index a frequent term's page walks before falling back to sorting the matches. */
+const SEARCH_WALK_ROWS = 20_000;
+
+/** The planner's row estimate of a query: a few milliseconds, whatever the number of matches. */
+async function estimateRows(db: Queryable, sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) ${sql}`,
+    params,
+  );
+  return Math.round(rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
+}
+
+/** An estimate shown as "about N": two significant digits. */
+const roundEstimate = (n: number) => {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(n, 1))) - 1);
+  return Math.round(n / step) * step;
+};
+
 export async function findItems(
   db: Queryable,
   filter: {
@@ -84,10 +107,15 @@ export async function findItems(
     order: 'asc' | 'desc';
     limit: number;
     offset: number;
+    /** Tests lower these to take the frequent-term path on a few rows. */
+    exactTotalMax?: number;
+    walkRows?: number;
   },
-): Promise<{ items: ItemRow[]; total: number }> {
+): Promise<{ items: ItemRow[]; total: number; totalIsEstimate: boolean }> {
   const params: unknown[] = [filter.organisationId, filter.kind, filter.statuses];
-  let where = 'organisation_id = $1 AND kind = $2 AND status = ANY($3::text[])';
+  const scope = 'organisation_id = $1 AND kind = $2 AND status = ANY($3::text[])';
+  let where = scope;
+  let match = '';
   const search = filter.search?.trim().toLowerCase();
   if (search) {
     // Identifiers are stored without spaces and dashes: "45 06 123456" must find "4506123456".
@@ -95,23 +123,21 @@ export async function findItems(
     params.push(`%${escapeLike(search)}%`);
     if (compact && compact !== search) {
       params.push(`%${escapeLike(compact)}%`);
-      where += ` AND (${SEARCH_EXPRESSION} LIKE $4 OR ${SEARCH_EXPRESSION} LIKE $5)`;
+      match = `(${SEARCH_EXPRESSION} LIKE $4 OR ${SEARCH_EXPRESSION} LIKE $5)`;
     } else {
-      where += ` AND ${SEARCH_EXPRESSION} LIKE $4`;
+      match = `${SEARCH_EXPRESSION} LIKE $4`;
     }
+    where += ` AND ${match}`;
   }
   const column = SORT_COLUMNS[filter.sort];
   const direction = filter.order === 'asc' ? 'ASC' : 'DESC';
   const limitAt = params.length + 1;
-  const [items, total] = await Promise.all([
-    // A search takes its matches from the trigram index and sorts them: walking a sort index and
-    // filtering would read most of the portfolio when the matches cluster (one make's VINs sort
-    // together and were imported together) — 0.7 s instead of a few ms at a million items.
-    db.query<ItemRow>(
-      search
-        ? `WITH hits AS MATERIALIZED (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where})
-           SELECT * FROM hits ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`
-        : filter.sort === 'lastCheckedAt'
+  const page = [...params, filter.limit, filter.offset];
+  const order = `ORDER BY ${column} ${direction}, id ${direction}`;
+  if (!search) {
+    const [items, total] = await Promise.all([
+      db.query<ItemRow>(
+        filter.sort === 'lastCheckedAt'
           ? // Every item has its row in monitoring_item_checks: walk its sort index, filter the status on the way.
             `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
                SELECT c.item_id FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
@@ -119,17 +145,71 @@ export async function findItems(
                 ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
              ORDER BY last_checked_at ${direction}, id ${direction}`
           : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
-              ORDER BY ${column} ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
-      [...params, filter.limit, filter.offset],
-    ),
-    // A search narrows the set: counted exactly through the trigram index. The whole list: the counts table.
-    search
-      ? db
-          .query<{ count: number }>(`SELECT count(*) AS count FROM monitoring_items WHERE ${where}`, params)
-          .then((result) => result.rows[0]!.count)
-      : countItems(db, filter.organisationId, filter.kind, filter.statuses),
-  ]);
-  return { items: items.rows, total };
+              ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
+        page,
+      ),
+      // The whole list: the counts table.
+      countItems(db, filter.organisationId, filter.kind, filter.statuses),
+    ]);
+    return { items: items.rows, total, totalIsEstimate: false };
+  }
+
+  const matches = `SELECT 1 FROM monitoring_items WHERE ${where}`;
+  const estimate = await estimateRows(db, matches, params);
+  // The matches sorted: only their ids and sort keys, then the page's rows. A few matches come from
+  // the trigram index; many matches that cluster in the sort order (one make's VINs sort together)
+  // end here too, as walking the sort index would read most of the portfolio.
+  const key = filter.sort === 'lastCheckedAt' ? LAST_CHECKED_VALUE : column;
+  const sorted = () =>
+    db.query<ItemRow>(
+      `WITH hits AS MATERIALIZED (SELECT id, ${key} AS k FROM monitoring_items WHERE ${where})
+       SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+         SELECT id FROM hits ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+       ${order}`,
+      page,
+    );
+  if (estimate < (filter.exactTotalMax ?? SEARCH_EXACT_TOTAL_MAX)) {
+    const [items, count] = await Promise.all([
+      sorted(),
+      db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM monitoring_items WHERE ${where}`,
+        params,
+      ),
+    ]);
+    return { items: items.rows, total: count.rows[0]!.count, totalIsEstimate: false };
+  }
+  // A frequent term: its matches are dense, so the page is usually among the first rows of the sort
+  // index. Walk a bounded stretch of it; when the page is not there, sort the matches.
+  const walkRows = Math.trunc(filter.walkRows ?? SEARCH_WALK_ROWS);
+  const walked = await db.query<ItemRow>(
+    filter.sort === 'lastCheckedAt'
+      ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+           SELECT w.item_id FROM (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c
+                                   WHERE c.organisation_id = $1 AND c.kind = $2
+                                   ORDER BY c.last_checked_at ${direction}, c.item_id ${direction}
+                                   LIMIT ${walkRows}) w
+             JOIN monitoring_items m ON m.id = w.item_id
+            WHERE m.status = ANY($3::text[]) AND ${match}
+            ORDER BY w.last_checked_at ${direction}, w.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+         ORDER BY last_checked_at ${direction}, id ${direction}`
+      : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+           SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} AS text FROM monitoring_items
+                            WHERE ${scope} ${order} LIMIT ${walkRows}) w
+            WHERE ${match.replaceAll(SEARCH_EXPRESSION, 'text')}
+            ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+         ${order}`,
+    page,
+  );
+  let items = walked.rows;
+  if (items.length < filter.limit) {
+    items = (await sorted()).rows;
+  }
+  if (items.length < filter.limit && (items.length > 0 || filter.offset === 0)) {
+    // The last page: the number of matches is known exactly.
+    return { items, total: filter.offset + items.length, totalIsEstimate: false };
+  }
+  const seen = filter.offset + items.length + 1;
+  return { items, total: Math.max(roundEstimate(estimate), seen), totalIsEstimate: true };
 }
 
 export async function getItem(

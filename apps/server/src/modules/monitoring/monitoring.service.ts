@@ -66,7 +66,7 @@ const statusesOf = (status: ItemsQueryParsed['status']): ItemStatus[] =>
 export async function findItems(
   options: { db: pg.Pool; auth: AuthContext } & ItemsQueryParsed,
 ): Promise<ItemsResponse> {
-  const { items, total } = await findItemRows(options.db, {
+  const { items, total, totalIsEstimate } = await findItemRows(options.db, {
     organisationId: options.auth.organisationId,
     kind: options.entity,
     statuses: statusesOf(options.status),
@@ -76,7 +76,7 @@ export async function findItems(
     limit: options.pageSize,
     offset: (options.page - 1) * options.pageSize,
   });
-  return { items: items.map(toItem), total };
+  return { items: items.map(toItem), total, totalIsEstimate };
 }
 
 async function requireItem(db: pg.Pool | pg.PoolClient, auth: AuthContext, id: string): Promise<ItemRow> {

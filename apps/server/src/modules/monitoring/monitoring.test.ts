@@ -1,6 +1,7 @@
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import { describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import { findItems, type ItemSort } from './monitoring.queries.ts';
 
 const { app } = await buildTestApp();
 
@@ -223,6 +224,7 @@ describe('GET /api/v1/monitoring/items', () => {
       await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('кд-12')}`, user)
     ).json();
     expect(byContractSearch.total).toBe(10);
+    expect(byContractSearch.totalIsEstimate).toBe(false);
     const docs = (await get('/api/v1/monitoring/items?entity=document&search=7707%20083', user)).json();
     expect(docs.items.map((i: { identifier: string }) => i.identifier)).toEqual(['7707083893']);
     const percent = (await get('/api/v1/monitoring/items?entity=vin&search=%25', user)).json();
@@ -237,6 +239,95 @@ describe('GET /api/v1/monitoring/items', () => {
 
     const bad = await get('/api/v1/monitoring/items?entity=car&sort=color', user);
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('a search pages like the straightforward query in every sort; beyond the threshold the total is a flagged estimate', async () => {
+    const user = await createSignedInUser(app);
+    const vins = Array.from({ length: 40 }, (_, i) => makeVin(i % 3 === 0 ? 'XW8' : 'KNA'));
+    await addVins(
+      user,
+      vins.map((vin, i) => ({
+        vin,
+        label: i % 2 ? `Kia Rio ${i}` : i % 5 === 0 ? null : `Lada ${i % 7}`,
+        contractNumber: i % 4 ? `КД-${i % 9}` : null,
+      })),
+    );
+    await app.db.query(
+      `UPDATE monitoring_items SET last_checked_at = now() - make_interval(mins => right(identifier, 2)::int % 6)
+        WHERE organisation_id = $1 AND right(identifier, 1) < '7'`,
+      [user.organisationId],
+    );
+    await app.db.query(
+      `UPDATE monitoring_items SET status = 'archived', archived_at = now()
+        WHERE organisation_id = $1 AND right(identifier, 1) = '3'`,
+      [user.organisationId],
+    );
+    const keys: Record<ItemSort, string> = {
+      createdAt: 'm.created_at',
+      identifier: 'm.identifier',
+      label: 'm.label',
+      contractNumber: 'm.contract_number COLLATE "C"',
+      lastCheckedAt: 'c.last_checked_at',
+    };
+    for (const search of ['kia', 'a', 'кд-1', 'xw8']) {
+      const pattern = `%${search}%`;
+      const { rows: all } = await app.db.query<{ id: string }>(
+        `SELECT id FROM monitoring_items WHERE organisation_id = $1 AND kind = 'vin' AND status <> 'archived'
+            AND lower(identifier || ' ' || coalesce(label, '') || ' ' || coalesce(contract_number, '')) LIKE $2`,
+        [user.organisationId, pattern],
+      );
+      for (const sort of Object.keys(keys) as ItemSort[]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const direction = order.toUpperCase();
+          // The straightforward query: every match sorted.
+          const { rows: expected } = await app.db.query<{ id: string }>(
+            `SELECT m.id FROM monitoring_items m JOIN monitoring_item_checks c ON c.item_id = m.id
+              WHERE m.organisation_id = $1 AND m.kind = 'vin' AND m.status <> 'archived'
+                AND lower(m.identifier || ' ' || coalesce(m.label, '') || ' ' || coalesce(m.contract_number, '')) LIKE $2
+              ORDER BY ${keys[sort]} ${direction}, m.id ${direction}`,
+            [user.organisationId, pattern],
+          );
+          // Exact path; frequent-term path with a walk that finds the page or runs out (then sorts).
+          for (const tuning of [
+            {},
+            { exactTotalMax: 1, walkRows: 1000 },
+            { exactTotalMax: 1, walkRows: 4 },
+          ]) {
+            for (let offset = 0; offset <= expected.length + 6; offset += 6) {
+              const page = await findItems(app.db, {
+                organisationId: user.organisationId,
+                kind: 'vin',
+                statuses: ['active', 'paused'],
+                search,
+                sort,
+                order,
+                limit: 6,
+                offset,
+                ...tuning,
+              });
+              const what = `${search} ${sort} ${order} ${offset} ${JSON.stringify(tuning)}`;
+              expect(
+                page.items.map((item) => item.id),
+                what,
+              ).toEqual(expected.slice(offset, offset + 6).map((row) => row.id));
+              if (!page.totalIsEstimate) {
+                expect(page.total, what).toBe(all.length);
+              } else {
+                // Only the frequent-term path estimates, and never below the rows it has seen.
+                expect(tuning, what).toHaveProperty('exactTotalMax', 1);
+                expect(page.total, what).toBeGreaterThan(offset + page.items.length);
+              }
+              if (page.items.length > 0 && page.items.length < 6) {
+                expect(page, `${what}: the last page knows the total`).toMatchObject({
+                  total: all.length,
+                  totalIsEstimate: false,
+                });
+              }
+            }
+          }
+        }
+      }
+    }
   });
 
   it('sorts by last check time with never-checked items last in ascending order', async () => {

@@ -51,23 +51,29 @@ export async function countEventsFromRollup(
   return rows;
 }
 
-/** Events per bucket and type from the events themselves: the label filter needs the items. */
+/** The organisation's labels matching the filter (trigram index over the small label dictionary, 0016). */
+const MATCHING_LABELS = `SELECT label FROM statistics_labels WHERE organisation_id = $1 AND label LIKE $6`;
+
+/**
+ * Events per bucket and type for items whose label matches: the per-label rollup (0016), summed over
+ * the matching labels. Exact, as the events joined to their items, without reading the events.
+ */
 export async function countEventsByLabel(
   db: Queryable,
   scope: StatisticsScope,
   filter: { eventTypes: string[] | null; sources: string[] | null },
 ): Promise<(BucketCount & { event_type: string })[]> {
   const { rows } = await db.query<BucketCount & { event_type: string }>(
-    `SELECT ${bucketOf('e.detected_at', '$4')} AS bucket, e.event_type, count(*)::int AS n
-       FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
-      WHERE e.organisation_id = $1 AND e.detected_at >= $2 AND e.detected_at < $3
-        AND i.kind = ANY($5::text[]) AND lower(i.label) LIKE $6
-        AND ($7::text[] IS NULL OR e.event_type = ANY($7)) AND ($8::text[] IS NULL OR e.source_type = ANY($8))
+    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, event_type, sum(events)::int AS n
+       FROM statistics_label_event_days
+      WHERE organisation_id = $1 AND label IN (${MATCHING_LABELS})
+        AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
+        AND ($7::text[] IS NULL OR event_type = ANY($7)) AND ($8::text[] IS NULL OR source_type = ANY($8))
       GROUP BY 1, 2`,
     [
       scope.organisationId,
-      scope.fromTs,
-      scope.toTs,
+      scope.fromDate,
+      scope.toDate,
       scope.grouping,
       scope.itemKinds,
       scope.labelPattern,
@@ -108,49 +114,39 @@ export async function countPortfolioFromRollup(
   };
 }
 
-/**
- * The same from the items themselves, for the label filter (free text the rollup cannot hold): the
- * portfolio at the start of the period (created before it and not archived before it) and the items
- * added and archived per bucket.
- */
+/** The same from the per-label rollup (0016) for the items whose label matches the filter. */
 export async function countPortfolioByLabel(
   db: Queryable,
   scope: StatisticsScope,
 ): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
-  const label = scope.labelPattern ? 'AND lower(label) LIKE $4' : '';
-  const base = [scope.organisationId, scope.itemKinds, scope.fromTs];
-  const labelParams = scope.labelPattern ? [scope.labelPattern] : [];
-  const at = labelParams.length + 4;
-  const [createdBefore, archivedBefore, added, archived] = await Promise.all([
+  const labels = `SELECT label FROM statistics_labels WHERE organisation_id = $1 AND label LIKE $4`;
+  const [before, buckets] = await Promise.all([
     db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM monitoring_items
-        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND created_at < $3 ${label}`,
-      [...base, ...labelParams],
+      `SELECT coalesce(sum(added - archived), 0)::int AS n FROM statistics_label_item_days
+        WHERE organisation_id = $1 AND label IN (${labels}) AND kind = ANY($2::text[]) AND day < $3::date`,
+      [scope.organisationId, scope.itemKinds, scope.fromDate, scope.labelPattern],
     ),
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM monitoring_items
-        WHERE organisation_id = $1 AND archived_at IS NOT NULL AND archived_at < $3 AND kind = ANY($2::text[])
-          AND created_at < $3 ${label}`,
-      [...base, ...labelParams],
-    ),
-    db.query<BucketCount>(
-      `SELECT ${bucketOf('created_at', `$${at + 1}`)} AS bucket, count(*)::int AS n FROM monitoring_items
-        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND created_at >= $3 AND created_at < $${at} ${label}
+    db.query<{ bucket: string; added: number; archived: number }>(
+      `SELECT date_trunc($6, day::timestamp)::date::text AS bucket, sum(added)::int AS added,
+              sum(archived)::int AS archived
+         FROM statistics_label_item_days
+        WHERE organisation_id = $1 AND label IN (${labels}) AND kind = ANY($2::text[])
+          AND day BETWEEN $3::date AND $5::date
         GROUP BY 1`,
-      [...base, ...labelParams, scope.toTs, scope.grouping],
-    ),
-    db.query<BucketCount>(
-      `SELECT ${bucketOf('archived_at', `$${at + 1}`)} AS bucket, count(*)::int AS n FROM monitoring_items
-        WHERE organisation_id = $1 AND archived_at IS NOT NULL AND archived_at >= $3 AND archived_at < $${at}
-          AND kind = ANY($2::text[]) ${label}
-        GROUP BY 1`,
-      [...base, ...labelParams, scope.toTs, scope.grouping],
+      [
+        scope.organisationId,
+        scope.itemKinds,
+        scope.fromDate,
+        scope.labelPattern,
+        scope.toDate,
+        scope.grouping,
+      ],
     ),
   ]);
   return {
-    start: createdBefore.rows[0]!.n - archivedBefore.rows[0]!.n,
-    added: added.rows,
-    archived: archived.rows,
+    start: before.rows[0]!.n,
+    added: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.added })),
+    archived: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.archived })),
   };
 }
 

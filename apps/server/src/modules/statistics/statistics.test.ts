@@ -260,6 +260,92 @@ describe('POST /api/v1/monitoring/statistics/data', () => {
     expect((await statistics(other, period)).totals).toMatchObject({ events: 0, itemsMonitoredEnd: 0 });
   });
 
+  it('the label filter from its rollup equals the events joined to their items, through relabels, archives and deletes', async () => {
+    const other = await createSignedInUser(app);
+    const org = other.organisationId;
+    const db = app.db;
+    const run = await insertRun(db, org, { createdAt: '2026-03-01T00:00:00Z' });
+    const labels = ['Toyota Camry', 'toyota CAMRY 2', 'Kia Rio', 'Kia Rio', null, 'Лада Веста', '50%_off'];
+    const items: string[] = [];
+    for (const [index, label] of labels.entries()) {
+      items.push(
+        await insertItem(db, org, {
+          kind: index === 5 ? 'document' : 'vin',
+          label,
+          createdAt: `2026-0${1 + (index % 3)}-0${1 + index}T20:30:00Z`,
+          archivedAt: index === 3 ? '2026-03-02T21:30:00Z' : null,
+        }),
+      );
+    }
+    const sources = [
+      ['wanted_added', 'wanted'],
+      ['restriction_added', 'restrictions'],
+      ['accident_recorded', 'accidents'],
+    ] as const;
+    for (let n = 0; n < 40; n++) {
+      const [type, source] = sources[n % 3]!;
+      await insertEvent(db, {
+        organisationId: org,
+        itemId: items[n % items.length]!,
+        runId: run,
+        type: n % 7 === 5 ? 'bankruptcy_opened' : type,
+        source: n % 7 === 5 ? 'bankruptcy' : source,
+        detectedAt: new Date(Date.parse('2026-02-27T00:00:00Z') + n * 7 * 3_600_000).toISOString(),
+      });
+    }
+    // Relabelled (events move to the new label), archived, restored with a new label, one deleted.
+    await db.query(`UPDATE monitoring_items SET label = 'Kia Ceed' WHERE id = $1`, [items[2]]);
+    await db.query(`UPDATE monitoring_items SET label = 'Camry new' WHERE id = $1`, [items[4]]);
+    await db.query(
+      `UPDATE monitoring_items SET status = 'archived', archived_at = '2026-03-03T10:00:00Z' WHERE id = $1`,
+      [items[0]],
+    );
+    await db.query(
+      `UPDATE monitoring_items SET status = 'active', archived_at = NULL, label = 'KIA x' WHERE id = $1`,
+      [items[3]],
+    );
+    await db.query('DELETE FROM monitoring_items WHERE id = $1', [items[1]]);
+    await db.query(`DELETE FROM monitoring_events WHERE item_id = $1 AND event_type = 'wanted_added'`, [
+      items[6],
+    ]);
+
+    const period = { from: '2026-03-01', to: '2026-03-06' } as const;
+    for (const label of ['camry', 'kia', 'KIA C', 'веста', '%_', 'a', 'nothing']) {
+      for (const grouping of ['day'] as const) {
+        const result = await statistics(other, { ...period, grouping, label });
+        const pattern = `%${label.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        // The straightforward query: the events of the items whose current label matches.
+        const { rows: events } = await db.query<{ bucket: string; n: number }>(
+          `SELECT date_trunc($2, e.detected_at AT TIME ZONE 'Europe/Moscow')::date::text AS bucket, count(*)::int AS n
+             FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
+            WHERE e.organisation_id = $1 AND lower(i.label) LIKE $3
+              AND e.detected_at >= '2026-02-28T21:00:00Z' AND e.detected_at < '2026-03-06T21:00:00Z'
+            GROUP BY 1`,
+          [org, grouping, pattern],
+        );
+        const { rows: portfolio } = await db.query<{ start: number; end: number }>(
+          `SELECT count(*) FILTER (WHERE created_at < '2026-02-28T21:00:00Z'
+                                     AND (archived_at IS NULL OR archived_at >= '2026-02-28T21:00:00Z'))::int AS start,
+                  count(*) FILTER (WHERE created_at < '2026-03-06T21:00:00Z'
+                                     AND (archived_at IS NULL OR archived_at >= '2026-03-06T21:00:00Z'))::int AS end
+             FROM monitoring_items WHERE organisation_id = $1 AND lower(label) LIKE $2`,
+          [org, pattern],
+        );
+        const expected = Object.fromEntries(events.map((row) => [row.bucket, row.n]));
+        const got = Object.fromEntries(
+          result.points.filter((point) => point.events > 0).map((point) => [point.bucket, point.events]),
+        );
+        expect(got, `${label} by ${grouping}`).toEqual(expected);
+        expect(result.totals.itemsMonitoredStart, label).toBe(portfolio[0]!.start);
+        expect(result.totals.itemsMonitoredEnd, label).toBe(portfolio[0]!.end);
+        expect(result.totals.events, label).toBe(events.reduce((sum, row) => sum + row.n, 0));
+      }
+    }
+    expect(
+      (await statistics(other, { ...period, grouping: 'day', label: 'kia' })).totals.events,
+    ).toBeGreaterThan(0);
+  });
+
   it('shows an organisation only its own rows', async () => {
     const stranger = await createSignedInUser(app);
     const result = await statistics(stranger, { from: '2026-03-01', to: '2026-03-05' });

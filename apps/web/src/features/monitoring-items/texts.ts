@@ -1,5 +1,5 @@
 import { texts as shared } from '@/config/texts';
-import { countOf } from '@/lib/plural';
+import { countOf, formatInteger } from '@/lib/plural';
 
 /**
  * The monitoring-items feature's wording (`texts.monitoringItems`); the shared words (app, common, errors, nav, pages) come from config/texts.ts.
@@ -24,6 +24,8 @@ export const texts = {
       all: 'Все, включая архив',
     },
     total: (count: number) => `Всего: ${countOf(count, 'объект', 'объекта', 'объектов')}`,
+    /** A search with more than 10 000 matches: the server estimates the total. */
+    totalAbout: (count: number) => `Всего: около ${formatInteger(count)} объектов`,
     vin: 'VIN',
     document: 'Документ',
     label: 'Метка',

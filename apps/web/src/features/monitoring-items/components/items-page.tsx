@@ -177,7 +177,11 @@ export default function ItemsPage() {
             color="text.secondary"
             sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}
           >
-            {items.data ? t.total(items.data.total) : ' '}
+            {items.data
+              ? items.data.totalIsEstimate
+                ? t.totalAbout(items.data.total)
+                : t.total(items.data.total)
+              : ' '}
           </Typography>
         </Stack>
 

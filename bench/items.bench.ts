@@ -1,0 +1,137 @@
+import type pg from 'pg';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import { findItems } from '../apps/server/src/modules/monitoring/monitoring.service.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+} from '../apps/server/src/modules/organisations/organisations.service.ts';
+import type { BenchContext } from './harness.ts';
+import { percentile } from './harness.ts';
+
+const ROWS = Number(process.env.BENCH_ITEMS_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_ITEMS_RUNS ?? 30);
+const SEEDED_NAME = `Бенчмарк списка объектов ${ROWS}`;
+
+/**
+ * The portfolio of the upload benchmark (portfolio.bench.ts), written straight with SQL: five makes in
+ * turn (each 20 % of the items: a frequent term matches ROWS / 5), VINs grouped by make, labels
+ * "<model> №i", contracts "КД-2025/0000042", items added over two years.
+ */
+async function seed(db: pg.Pool, organisationId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, identifier, label, contract_number, pledgor_name, status,
+                                   origin, created_at, updated_at)
+     SELECT $1, 'vin',
+            (ARRAY['XTA','Z94','XW8','LGW','X7L'])[1 + g % 5] || (ARRAY['GFL11','CB41A','AN5NH','EF5A3','HSRD2'])[1 + g % 5]
+              || 'X' || 'L' || (ARRAY['0','U','K','N','R'])[1 + g % 5] || lpad(g::text, 6, '0'),
+            (ARRAY['LADA Vesta','Hyundai Solaris','Škoda Rapid','Haval Jolion','Renault Duster'])[1 + g % 5] || ' №' || g,
+            'КД-2025/' || lpad(g::text, 7, '0'), 'Залогодатель ' || g % 9973,
+            CASE WHEN g % 50 = 0 THEN 'archived' ELSE 'active' END, 'upload',
+            now() - make_interval(secs => ((($2 - g)::float8) / $2) * 730 * 86400),
+            now() - make_interval(secs => ((($2 - g)::float8) / $2) * 730 * 86400)
+       FROM generate_series(0, $2::int - 1) g`,
+    [organisationId, ROWS],
+  );
+  await db.query('VACUUM ANALYZE monitoring_items');
+  await db.query('VACUUM ANALYZE monitoring_item_checks');
+}
+
+/**
+ * The items page (`GET /monitoring/items`: a page of 25 and the total) on an organisation of
+ * BENCH_ITEMS_ROWS items, through the service: lists in every sort and searches for rare and frequent
+ * terms (a frequent term matches a fifth of the portfolio). BENCH_ITEMS_REUSE=1 keeps the seeded
+ * organisation in DATABASE_URL for the next run.
+ */
+export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
+  const db = createPool(databaseUrl, 8);
+  try {
+    await migrate(db);
+    const reuse = process.env.BENCH_ITEMS_REUSE === '1';
+    const existing = reuse
+      ? (
+          await db.query<{ id: string }>(
+            'SELECT id FROM organisations WHERE name = $1 ORDER BY created_at DESC LIMIT 1',
+            [SEEDED_NAME],
+          )
+        ).rows[0]?.id
+      : undefined;
+    const organisationId =
+      existing ?? (await createOrganisation(db, reuse ? SEEDED_NAME : `${SEEDED_NAME} ${Date.now()}`));
+    if (!existing) {
+      const t = performance.now();
+      await seed(db, organisationId);
+      console.log(
+        `\nItems data: ${ROWS.toLocaleString('en')} items in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
+    const userId = await createUserAccount(db, {
+      organisationId,
+      email: `items-${Date.now()}@bench.ru`,
+      fullName: 'Бенч',
+      role: 'analyst',
+      password: 'bench-password',
+    });
+    const auth = { organisationId, userId, sessionId: '', role: 'analyst' as const, isStaff: false };
+    const base = {
+      db,
+      auth,
+      entity: 'vin' as const,
+      page: 1,
+      pageSize: 25,
+      sort: 'createdAt' as const,
+      order: 'desc' as const,
+    };
+    const frequent = { ...base, search: 'solaris' };
+    const cases: [string, Parameters<typeof findItems>[0]][] = [
+      ['list, newest first', base],
+      ['list, sort by VIN asc', { ...base, sort: 'identifier', order: 'asc' }],
+      ['list, sort by label desc', { ...base, sort: 'label', order: 'desc' }],
+      ['list, sort by contract asc, page 400', { ...base, sort: 'contractNumber', order: 'asc', page: 400 }],
+      ['list, sort by last check', { ...base, sort: 'lastCheckedAt', order: 'desc' }],
+      ['list, status = archived', { ...base, status: 'archived' }],
+      ['search VIN fragment', { ...base, search: 'u012346' }],
+      ['search label word', { ...base, search: 'duster №77' }],
+      ['search contract', { ...base, search: 'кд-2025/000042' }],
+      ['search 1/5 of items, newest first', frequent],
+      ['search 1/5 of items, page 2', { ...frequent, page: 2 }],
+      ['search 1/5 of items, sort by VIN asc', { ...frequent, sort: 'identifier', order: 'asc' }],
+      ['search 1/5 of items, sort by VIN desc', { ...frequent, sort: 'identifier', order: 'desc' }],
+      ['search 1/5 of items, sort by label asc', { ...frequent, sort: 'label', order: 'asc' }],
+      ['search 1/5 of items, sort by contract', { ...frequent, sort: 'contractNumber', order: 'asc' }],
+      ['search 1/5 of items, by last check', { ...frequent, sort: 'lastCheckedAt', order: 'desc' }],
+      ['search 1/5 of items, oldest first', { ...frequent, order: 'asc' }],
+      ['search all items ("кд-2025")', { ...base, search: 'кд-2025', sort: 'label', order: 'asc' }],
+    ];
+    console.log(
+      `\nItems page on a ${ROWS.toLocaleString('en')}-item organisation (page of 25 + total, ${RUNS} runs each; target p95 ≤ 100 ms)`,
+    );
+    console.log(
+      `${'case'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'total'.padStart(12)}`,
+    );
+    let slowest = { name: '', p95: 0 };
+    for (const [name, query] of cases) {
+      const latencies: number[] = [];
+      let total = '';
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        const result = await findItems(query);
+        latencies.push(performance.now() - t0);
+        total = `${result.totalIsEstimate ? '~' : ''}${result.total}`;
+      }
+      latencies.sort((a, b) => a - b);
+      const p95 = percentile(latencies, 95);
+      if (p95 > slowest.p95) {
+        slowest = { name, p95 };
+      }
+      console.log(
+        `${name.padEnd(40)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${total.padStart(12)}`,
+      );
+    }
+    console.log(
+      `RESULT items rows=${ROWS} cases=${cases.length} p95_ms=${slowest.p95.toFixed(1)} slowest="${slowest.name}"`,
+    );
+  } finally {
+    await db.end();
+  }
+}
