@@ -132,7 +132,7 @@ test('dark theme: the statistics legends are readable on the dark card', async (
   await signInThroughForm(page, DEMO_ANALYST);
   await page.goto('/monitoring/statistics');
   const items = page.locator('.recharts-legend-item-text');
-  await expect(items.first()).toBeVisible();
+  await expect(items.first()).toBeVisible({ timeout: 30_000 });
   const colours = await items.evaluateAll((nodes) =>
     nodes.map((node) => {
       const text = node.querySelector('span') ?? node;
@@ -210,6 +210,7 @@ test('wording: document number labels follow the type, «Документ» stay
 });
 
 async function selectDocumentType(page: Page, label: string): Promise<void> {
-  await page.getByLabel(/Тип документа/).click();
+  await page.getByRole('combobox', { name: /Тип документа/ }).click();
   await page.getByRole('option', { name: label, exact: true }).click();
+  await expect(page.getByRole('listbox')).toHaveCount(0);
 }
