@@ -44,17 +44,18 @@ test('resets a forgotten password through the mail actually sent over SMTP', asy
   await page.goto(linkFrom(invite));
   // The form states the rule, and a common password comes back refused with the server's reason.
   await expect(page.getByText(/^Не короче 12 символов/)).toBeVisible();
-  await page.getByLabel('Новый пароль').fill('short');
+  const password = page.getByLabel('Пароль', { exact: true });
+  await password.fill('short');
   await page.getByLabel('Повторите пароль').fill('short');
-  await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await page.getByRole('button', { name: 'Задать пароль' }).click();
   await expect(page.getByText('Минимальная длина — 12 симв.')).toBeVisible();
-  await page.getByLabel('Новый пароль').fill('qwerty123456');
+  await password.fill('qwerty123456');
   await page.getByLabel('Повторите пароль').fill('qwerty123456');
-  await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await page.getByRole('button', { name: 'Задать пароль' }).click();
   await expect(page.getByText(/^Это один из самых распространённых паролей/)).toBeVisible();
-  await page.getByLabel('Новый пароль').fill('first password 1');
+  await password.fill('first password 1');
   await page.getByLabel('Повторите пароль').fill('first password 1');
-  await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await page.getByRole('button', { name: 'Задать пароль' }).click();
   await expect(page).toHaveURL(/\/auth/);
 
   // Then forgets it.

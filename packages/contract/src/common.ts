@@ -26,8 +26,13 @@ export const emailField = z
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 export const passwordField = z
   .string({ error: M.required })
+  // An empty field is a missing answer, not a too-short password; abort so only that is said.
+  .min(1, { error: M.required, abort: true })
   .min(PASSWORD_MIN_LENGTH, { error: M.minLength(PASSWORD_MIN_LENGTH) })
   .max(PASSWORD_MAX_LENGTH, { error: M.maxLength(PASSWORD_MAX_LENGTH) });
+
+/** The repeat of a new password in a form: empty is «Обязательное поле», like every other field. */
+export const passwordConfirmationField = z.string({ error: M.required }).min(1, { error: M.required });
 
 export const fieldErrorSchema = z.object({
   field: z.string().describe('Путь к полю через точку, например `new_password`'),

@@ -50,6 +50,11 @@ export const dashboardResponseSchema = z.object({
     })
     .nullable()
     .describe('Последняя регулярная проверка; null — проверок не было'),
+  lastItemCheckAt: isoDateTime
+    .nullable()
+    .describe(
+      'Когда объекты проверялись последний раз по данным самих объектов (их «Последняя проверка»), даже если запусков в журнале проверок нет (демонстрационные данные, импорт); null — ни один не проверялся',
+    ),
   deliveries: z.object({
     failedRecent: count.describe(`Уведомлений с ошибкой за последние ${DASHBOARD_FAILED_DELIVERY_DAYS} дней`),
     failedTotal: count.describe('Уведомлений с ошибкой всего (как в журнале с фильтром «Ошибка»)'),

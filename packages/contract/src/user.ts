@@ -40,9 +40,17 @@ export type ResetPasswordConfirmBody = z.infer<typeof resetPasswordConfirmBodySc
 export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
+export const MEMBER_STATUSES = ['invited', 'active', 'disabled'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
 /** Organisation members, managed by an admin. */
 export const memberSchema = userSchema.omit({ organisation: true }).extend({
-  active: z.boolean(),
+  active: z.boolean().describe('Вход разрешён (false — отключён администратором)'),
+  status: z
+    .enum(MEMBER_STATUSES)
+    .describe(
+      'invited — приглашён, ещё не задал пароль по ссылке из письма; active — активен; disabled — отключён',
+    ),
   lastLoginAt: isoDateTime.nullable(),
 });
 export type Member = z.infer<typeof memberSchema>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DOCUMENT_NUMBER_LABELS,
   DOCUMENT_TYPE_CODES,
   DOCUMENT_TYPES,
   detectDocumentType,
@@ -13,6 +14,19 @@ import {
 } from './documents.ts';
 
 describe('document types', () => {
+  it('names the number field «Серия и номер» only for documents that have a series', () => {
+    expect(DOCUMENT_NUMBER_LABELS).toEqual({
+      passport_rf: 'Серия и номер',
+      driving_licence: 'Серия и номер',
+      pts: 'Серия и номер',
+      epts: 'Номер ЭПТС',
+      sts: 'Серия и номер',
+      inn: 'Номер ИНН',
+      ogrn: 'Номер ОГРН',
+      ogrnip: 'Номер ОГРНИП',
+    });
+  });
+
   it('labels every type in Russian', () => {
     expect(DOCUMENT_TYPES).toEqual({
       passport_rf: 'Паспорт РФ',

@@ -27,6 +27,21 @@ export const DOCUMENT_TYPES: Readonly<Record<DocumentType, string>> = {
   ogrnip: 'ОГРНИП',
 };
 
+/**
+ * The label of the number field for each type: only documents with a series say «Серия и номер»;
+ * company and taxpayer numbers are named by what they are.
+ */
+export const DOCUMENT_NUMBER_LABELS: Readonly<Record<DocumentType, string>> = {
+  passport_rf: 'Серия и номер',
+  driving_licence: 'Серия и номер',
+  pts: 'Серия и номер',
+  epts: 'Номер ЭПТС',
+  sts: 'Серия и номер',
+  inn: 'Номер ИНН',
+  ogrn: 'Номер ОГРН',
+  ogrnip: 'Номер ОГРНИП',
+};
+
 export type DocumentValidation = { ok: true; value: string } | { ok: false; error: string };
 
 type DocumentRule = {

@@ -10,6 +10,8 @@ import {
 } from 'react-router';
 import { getAuthHref, paths } from '@/config/paths';
 import { setUnauthorizedHandler } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/auth';
+import { mayHaveSession } from '@/lib/auth-token';
 import { listenForPreloadErrors, withChunkReload } from '@/lib/chunk-reload';
 import { createPreloadQueue } from '@/lib/preload-queue';
 import { RoutePreloadContext } from '@/lib/route-preload';
@@ -25,11 +27,35 @@ type RouteModule = {
  * A lazy route: the module is fetched on first visit (or preloaded), a failed chunk load reloads the
  * page, and a `clientLoader(queryClient)` export becomes the route's loader.
  */
-const lazyRoute = (queryClient: QueryClient, load: () => Promise<RouteModule>) =>
+const lazyRoute = (queryClient: QueryClient, load: () => Promise<RouteModule>, signedIn = false) =>
   withChunkReload(async () => {
     const { default: Component, clientLoader } = await load();
-    return { Component, ...(clientLoader ? { loader: clientLoader(queryClient) } : {}) };
+    if (!clientLoader) {
+      return { Component };
+    }
+    const loader = clientLoader(queryClient);
+    return { Component, loader: signedIn ? afterSignInCheck(queryClient, loader) : loader };
   });
+
+/**
+ * A signed-in screen's loader runs only once the layout's check of the current user has passed.
+ * React Router runs every matched loader at once, so without this a signed-out visit would ask for
+ * the screen's data (and get a 401) before the layout's redirect to sign-in.
+ */
+const afterSignInCheck =
+  (queryClient: QueryClient, loader: LoaderFunction): LoaderFunction =>
+  async (args, context) => {
+    if (!mayHaveSession()) {
+      return null;
+    }
+    try {
+      await queryClient.ensureQueryData(meQueryOptions());
+    } catch {
+      // The layout's loader turns the same failure into the redirect (or the error page).
+      return null;
+    }
+    return loader(args, context);
+  };
 
 /** An index route that only forwards to its first tab (a Component silences the empty-leaf warning). */
 const redirectIndex = (path: string): RouteObject => ({
@@ -40,6 +66,8 @@ const redirectIndex = (path: string): RouteObject => ({
 
 export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
   const lazy = (load: () => Promise<RouteModule>) => lazyRoute(queryClient, load);
+  /** Every screen under the default layout needs the sign-in check first (see afterSignInCheck). */
+  const signedIn = (load: () => Promise<RouteModule>) => lazyRoute(queryClient, load, true);
 
   return [
     {
@@ -60,84 +88,84 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
           id: 'default-layout',
           lazy: lazy(() => import('./routes/app/root')),
           children: [
-            { index: true, lazy: lazy(() => import('@/features/dashboard/components/dashboard-page')) },
-            { path: paths.news.path, lazy: lazy(() => import('@/features/news/components/news-page')) },
-            { path: paths.settings.path, lazy: lazy(() => import('./routes/app/settings')) },
-            { path: paths.verifyEmail.path, lazy: lazy(() => import('./routes/app/verify-email')) },
-            { path: paths.authVerifyEmail.path, lazy: lazy(() => import('./routes/app/verify-email')) },
+            { index: true, lazy: signedIn(() => import('@/features/dashboard/components/dashboard-page')) },
+            { path: paths.news.path, lazy: signedIn(() => import('@/features/news/components/news-page')) },
+            { path: paths.settings.path, lazy: signedIn(() => import('./routes/app/settings')) },
+            { path: paths.verifyEmail.path, lazy: signedIn(() => import('./routes/app/verify-email')) },
+            { path: paths.authVerifyEmail.path, lazy: signedIn(() => import('./routes/app/verify-email')) },
             {
               path: paths.monitoringItems.path,
-              lazy: lazy(() => import('@/features/monitoring-items/components/items-page')),
+              lazy: signedIn(() => import('@/features/monitoring-items/components/items-page')),
             },
             {
               path: paths.monitoringUpload.path,
-              lazy: lazy(() => import('@/features/monitoring-upload/components/upload-layout')),
+              lazy: signedIn(() => import('@/features/monitoring-upload/components/upload-layout')),
               children: [
                 redirectIndex(paths.monitoringUploadForm.path),
                 {
                   path: paths.monitoringUploadForm.path,
-                  lazy: lazy(() => import('@/features/monitoring-upload/components/upload-form-page')),
+                  lazy: signedIn(() => import('@/features/monitoring-upload/components/upload-form-page')),
                 },
                 {
                   path: paths.monitoringUploadTable.path,
-                  lazy: lazy(() => import('@/features/monitoring-upload/components/upload-table-page')),
+                  lazy: signedIn(() => import('@/features/monitoring-upload/components/upload-table-page')),
                 },
               ],
             },
             {
               path: paths.monitoringUploadsHistory.path,
-              lazy: lazy(() => import('@/features/uploads-history/components/uploads-history-page')),
+              lazy: signedIn(() => import('@/features/uploads-history/components/uploads-history-page')),
             },
             {
               path: paths.monitoringNotifications.path,
-              lazy: lazy(() => import('@/features/notifications/components/notifications-page')),
+              lazy: signedIn(() => import('@/features/notifications/components/notifications-page')),
             },
             {
               path: paths.monitoringStatistics.path,
-              lazy: lazy(() => import('@/features/statistics/components/statistics-page')),
+              lazy: signedIn(() => import('@/features/statistics/components/statistics-page')),
             },
             {
               path: paths.monitoringReport.path,
-              lazy: lazy(() => import('@/features/report/components/report-page')),
+              lazy: signedIn(() => import('@/features/report/components/report-page')),
             },
             {
               path: paths.oneTimeCheck.path,
-              lazy: lazy(() => import('@/features/one-time-check/components/one-time-check-page')),
+              lazy: signedIn(() => import('@/features/one-time-check/components/one-time-check-page')),
             },
             {
               path: paths.oneTimeCheckTable.path,
-              lazy: lazy(() => import('@/features/one-time-check/components/check-history-page')),
+              lazy: signedIn(() => import('@/features/one-time-check/components/check-history-page')),
             },
             {
               path: paths.oneTimeCheckResults.path,
-              lazy: lazy(() => import('@/features/one-time-check/components/check-results-page')),
+              lazy: signedIn(() => import('@/features/one-time-check/components/check-results-page')),
             },
             {
               path: paths.oneTimeCheckDocument.path,
-              lazy: lazy(() => import('@/features/one-time-check/components/check-document-page')),
+              lazy: signedIn(() => import('@/features/one-time-check/components/check-document-page')),
             },
             {
               path: paths.monitoringEvents.path,
-              lazy: lazy(() => import('@/features/events/components/events-page')),
+              lazy: signedIn(() => import('@/features/events/components/events-page')),
             },
             {
               path: paths.monitoringChecks.path,
-              lazy: lazy(() => import('@/features/checks/components/checks-page')),
+              lazy: signedIn(() => import('@/features/checks/components/checks-page')),
             },
             {
               path: paths.pledgesUploadEvents.path,
-              lazy: lazy(() => import('@/features/pledge-upload-events/components/upload-events-layout')),
+              lazy: signedIn(() => import('@/features/pledge-upload-events/components/upload-events-layout')),
               children: [
                 redirectIndex(paths.pledgesUploadEventsForm.path),
                 {
                   path: paths.pledgesUploadEventsForm.path,
-                  lazy: lazy(
+                  lazy: signedIn(
                     () => import('@/features/pledge-upload-events/components/upload-events-form-page'),
                   ),
                 },
                 {
                   path: paths.pledgesUploadEventsTable.path,
-                  lazy: lazy(
+                  lazy: signedIn(
                     () => import('@/features/pledge-upload-events/components/upload-events-table-page'),
                   ),
                 },
@@ -145,16 +173,20 @@ export function createAppRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: paths.pledgesEventsRegistry.path,
-              lazy: lazy(() => import('@/features/pledge-events-registry/components/events-registry-layout')),
+              lazy: signedIn(
+                () => import('@/features/pledge-events-registry/components/events-registry-layout'),
+              ),
               children: [
                 redirectIndex(paths.pledgesEventsRegistryTable.path),
                 {
                   path: paths.pledgesEventsRegistryTable.path,
-                  lazy: lazy(() => import('@/features/pledge-events-registry/components/events-table-page')),
+                  lazy: signedIn(
+                    () => import('@/features/pledge-events-registry/components/events-table-page'),
+                  ),
                 },
                 {
                   path: paths.pledgesEventsRegistryPackages.path,
-                  lazy: lazy(() => import('@/features/pledge-events-registry/components/packages-page')),
+                  lazy: signedIn(() => import('@/features/pledge-events-registry/components/packages-page')),
                 },
               ],
             },

@@ -29,9 +29,18 @@ export const DELIVERY_LOG_PARAMS = {
   pageSize: 'deliveryPageSize',
 } as const;
 
+/**
+ * Only the sign-in page itself is not worth returning to; /auth/verify-email (a default-layout child
+ * of /auth) is, or its single-use token would be lost on the way through sign-in.
+ */
+const isSignInPage = (target: string): boolean => {
+  const pathname = target.split(/[?#]/, 1)[0]?.replace(/\/+$/, '') ?? '';
+  return pathname === paths.auth.path;
+};
+
 /** The sign-in URL, remembering where the user was heading. */
 export function getAuthHref(redirectTo?: string | null): string {
-  if (!redirectTo || redirectTo === '/' || redirectTo.startsWith(paths.auth.path)) {
+  if (!redirectTo || redirectTo === '/' || isSignInPage(redirectTo)) {
     return paths.auth.path;
   }
   return `${paths.auth.path}?${new URLSearchParams({ [REDIRECT_PARAM]: redirectTo })}`;

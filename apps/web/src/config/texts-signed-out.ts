@@ -73,6 +73,14 @@ export const texts = {
     success: 'Пароль изменён. Войдите с новым паролем.',
     backToSignIn: 'Вернуться ко входу',
   },
+  /** The page of the invitation link: its own words, not the reset ones (no password was forgotten). */
+  invitation: {
+    title: 'Вас пригласили в Pledgewatch',
+    subtitle: 'Задайте пароль, чтобы войти.',
+    password: 'Пароль',
+    submit: 'Задать пароль',
+    success: 'Пароль задан. Войдите с ним, чтобы начать работу.',
+  },
   verifyEmail: {
     title: 'Подтверждение e-mail',
     pending: 'Подтверждаем адрес…',

@@ -71,6 +71,8 @@ export function createAppTheme(mode: ResolvedTheme): Theme {
           defaultProps: { disableElevation: true },
           styleOverrides: { root: { textTransform: 'none' } },
         },
+        // Toggle buttons too: «Документ», not «ДОКУМЕНТ», as the same word reads everywhere else.
+        MuiToggleButton: { styleOverrides: { root: { textTransform: 'none' } } },
         MuiTab: { styleOverrides: { root: { textTransform: 'none', fontSize: '0.95rem' } } },
         MuiTextField: { defaultProps: { fullWidth: true } },
       },

@@ -60,6 +60,21 @@ export async function getLastCheckRun(
   return rows[0];
 }
 
+/**
+ * The newest «last checked» of the organisation's items, what the items list shows. One index probe
+ * per kind (monitoring_item_checks_sort_idx), not a scan of the portfolio.
+ */
+export async function getLastItemCheckAt(db: Queryable, organisationId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>(
+    `SELECT greatest(
+       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'vin'),
+       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'document')
+     ) AS at`,
+    [organisationId],
+  );
+  return rows[0]?.at ?? null;
+}
+
 export async function countFailedDeliveries(
   db: Queryable,
   organisationId: string,

@@ -16,18 +16,20 @@ import {
   countUnreadEvents,
   findRecentOneTimeChecks,
   getLastCheckRun,
+  getLastItemCheckAt,
 } from './dashboard.queries.ts';
 
 export async function getDashboard(options: { db: pg.Pool; auth: AuthContext }): Promise<DashboardResponse> {
   const { db } = options;
   const organisationId = options.auth.organisationId;
   const since = new Date(Date.now() - DASHBOARD_FAILED_DELIVERY_DAYS * 86_400_000);
-  const [items, unread, lastRun, deliveries, checks] = await Promise.all([
+  const [items, unread, lastRun, deliveries, checks, lastItemCheckAt] = await Promise.all([
     countItemsByKindAndStatus(db, organisationId),
     countUnreadEvents(db, organisationId),
     getLastCheckRun(db, organisationId),
     countFailedDeliveries(db, organisationId, since),
     findRecentOneTimeChecks(db, organisationId, DASHBOARD_RECENT_CHECKS),
+    getLastItemCheckAt(db, organisationId),
   ]);
 
   const byKind = ITEM_KINDS.map((kind) => {
@@ -72,6 +74,7 @@ export async function getDashboard(options: { db: pg.Pool; auth: AuthContext }):
           finishedAt: lastRun.finished_at?.toISOString() ?? null,
         }
       : null,
+    lastItemCheckAt: lastItemCheckAt?.toISOString() ?? null,
     deliveries: {
       failedRecent: deliveries.recent,
       failedTotal: deliveries.total,

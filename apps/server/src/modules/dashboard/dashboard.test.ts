@@ -195,8 +195,22 @@ describe('GET /api/v1/monitoring/dashboard', () => {
     expect(result.unreadEvents.total).toBe(0);
     expect(result.unreadEvents.byType).toEqual([]);
     expect(result.lastRun).toBeNull();
+    expect(result.lastItemCheckAt).toBeNull();
     expect(result.deliveries).toMatchObject({ failedRecent: 0, failedTotal: 0 });
     expect(result.recentOneTimeChecks).toEqual([]);
+  });
+
+  it('tells when items were last checked even with no run in the log (demo data, imported items)', async () => {
+    const owner = await createSignedInUser(app);
+    await insertItem(app.db, owner.organisationId, { lastCheckedAt: '2026-04-10T08:00:00Z' });
+    await insertItem(app.db, owner.organisationId, {
+      kind: 'document',
+      lastCheckedAt: '2026-04-12T09:30:00Z',
+    });
+    await insertItem(app.db, owner.organisationId, { lastCheckedAt: null });
+    const result = await dashboard(owner);
+    expect(result.lastRun).toBeNull();
+    expect(result.lastItemCheckAt).toBe('2026-04-12T09:30:00.000Z');
   });
 
   it('needs a session', async () => {

@@ -72,7 +72,9 @@ export function toUser(row: UserRow): User {
 
 export function toMember(row: UserRow): Member {
   const { organisation: _organisation, ...user } = toUser(row);
-  return { ...user, active: row.active, lastLoginAt: row.last_login_at?.toISOString() ?? null };
+  // An invited account has no password until its invitation link is used: it cannot sign in yet.
+  const status = !row.active ? 'disabled' : row.password_hash === null ? 'invited' : 'active';
+  return { ...user, active: row.active, status, lastLoginAt: row.last_login_at?.toISOString() ?? null };
 }
 
 export async function requireUser(db: pg.Pool | pg.PoolClient, id: string): Promise<UserRow> {

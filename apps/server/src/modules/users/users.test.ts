@@ -406,7 +406,13 @@ describe('organisation members', () => {
     expect(invite.json()).toEqual({ message: `Мы отправили приглашение на ${email}` });
     const list = await app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(admin.token) });
     expect(list.json().items).toContainEqual(
-      expect.objectContaining({ email, role: 'viewer', active: true, emailVerified: false }),
+      expect.objectContaining({
+        email,
+        role: 'viewer',
+        active: true,
+        status: 'invited',
+        emailVerified: false,
+      }),
     );
     const mail = await latestMailTo(app, email);
     expect(mail.subject).toMatch(/^Приглашение в Pledgewatch/);
@@ -425,6 +431,19 @@ describe('organisation members', () => {
     const profile = (await me(token)).json().user;
     expect(profile).toMatchObject({ role: 'viewer', emailVerified: true });
     expect(profile.organisation.id).toBe(admin.organisationId);
+    const member = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/users', headers: bearer(admin.token) }))
+        .json()
+        .items.find((item: { email: string }) => item.email === email);
+    expect(await member()).toMatchObject({ active: true, status: 'active' });
+    const disabled = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/users/${(await member()).id}`,
+      headers: bearer(admin.token),
+      payload: { active: false },
+    });
+    expect(disabled.json()).toMatchObject({ active: false, status: 'disabled' });
+    expect(await member()).toMatchObject({ active: false, status: 'disabled' });
   });
 
   it('answers the same for an address with an account in another organisation, and mails its owner', async () => {

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 // Deep imports: the chunking in vite.config.ts reads the contract's index as its light part only.
 import { loginBodySchema } from '@pledgewatch/contract/auth';
+import { passwordConfirmationField } from '@pledgewatch/contract/common';
 import { resetPasswordBodySchema, resetPasswordConfirmBodySchema } from '@pledgewatch/contract/user';
-import { z } from 'zod';
 import { texts } from '@/config/texts-signed-out';
 
 /**
@@ -16,7 +16,7 @@ export const resetPasswordRequestResolver = zodResolver(resetPasswordBodySchema)
 export const resetPasswordConfirmResolver = zodResolver(
   resetPasswordConfirmBodySchema
     .pick({ new_password: true })
-    .extend({ confirm_password: z.string() })
+    .extend({ confirm_password: passwordConfirmationField })
     .refine((values) => values.new_password === values.confirm_password, {
       path: ['confirm_password'],
       error: texts.common.passwordsMismatch,

@@ -30,6 +30,8 @@ export const texts = {
     run: {
       heading: 'Последняя проверка',
       none: 'Регулярных проверок ещё не было.',
+      itemsChecked: (when: string) => `Объекты проверены: ${when} (МСК)`,
+      noRunsLogged: 'Запусков регулярной проверки в журнале пока нет: время взято из данных объектов.',
       items: (done: string, total: string) => `${done} из ${total}`,
       events: (count: string) => `Новых событий: ${count}`,
       started: (when: string) => `Запуск: ${when} (МСК)`,

@@ -20,7 +20,6 @@ export const texts = {
       vin: 'VIN',
       vinHint: '17 символов: латинские буквы без I, O, Q и цифры',
       documentType: 'Тип документа',
-      number: 'Серия и номер',
       numberHint: 'Пробелы и дефисы можно не убирать',
       willBeSaved: (value: string) => `Будет сохранён как ${value}`,
       label: 'Метка',

@@ -20,7 +20,6 @@ export const texts = {
       vinHelper: (count: number, length: number) =>
         `${count} из ${length} символов: латинские буквы (кроме I, O, Q) и цифры`,
       documentType: 'Тип документа',
-      documentNumber: 'Серия и номер',
       documentHelper: 'Пробелы и дефисы можно не вводить',
       documentRecognised: (display: string) => `Номер распознан: ${display}`,
       sourcesTitle: 'Будут опрошены источники',

@@ -17,8 +17,8 @@ export const texts = {
     role: 'Роль',
     status: 'Статус',
     lastLogin: 'Последний вход',
-    active: 'Активен',
-    inactive: 'Отключён',
+    /** «Приглашён» until the invitation link is used: the person cannot sign in yet. */
+    statuses: { invited: 'Приглашён', active: 'Активен', disabled: 'Отключён' },
     activate: 'Включить',
     deactivate: 'Отключить',
     updated: 'Изменения сохранены',

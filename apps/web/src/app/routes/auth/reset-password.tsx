@@ -11,6 +11,8 @@ export default function ResetPasswordRoute() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const token = searchParams.get('token');
+  // The invitation mail links here with &invite=1: the same form, but the words of an invitation.
+  const invitation = searchParams.get('invite') === '1';
 
   if (!token) {
     return <ResetPasswordRequestForm />;
@@ -18,10 +20,11 @@ export default function ResetPasswordRoute() {
   return (
     <ResetPasswordConfirmForm
       token={token}
+      invitation={invitation}
       onSuccess={() => {
         // A reset ends the account's sessions, so a session cookie in this browser is no longer valid.
         markSessionEnded();
-        showSuccessToast(texts.resetPassword.success);
+        showSuccessToast(invitation ? texts.invitation.success : texts.resetPassword.success);
         navigate(paths.auth.getHref(), { replace: true });
       }}
     />

@@ -19,7 +19,32 @@ const resolver = lazyResolver(() =>
 
 const FIELDS = ['new_password'] as const;
 
-export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; onSuccess: () => void }) {
+/** The reset form's words, or the invitation's when the link came from an invitation mail. */
+const wording = (invitation: boolean) =>
+  invitation
+    ? {
+        title: texts.invitation.title,
+        subtitle: texts.invitation.subtitle,
+        newPassword: texts.invitation.password,
+        submit: texts.invitation.submit,
+      }
+    : {
+        title: texts.resetPassword.confirmTitle,
+        subtitle: texts.resetPassword.confirmSubtitle,
+        newPassword: texts.resetPassword.newPassword,
+        submit: texts.resetPassword.confirmSubmit,
+      };
+
+export function ResetPasswordConfirmForm({
+  token,
+  invitation = false,
+  onSuccess,
+}: {
+  token: string;
+  invitation?: boolean;
+  onSuccess: () => void;
+}) {
+  const words = wording(invitation);
   const [formError, setFormError] = useState<string | null>(null);
   const confirm = useConfirmPasswordReset();
   const {
@@ -46,16 +71,13 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
 
   return (
     <form onSubmit={onSubmit} onInput={resolver.preload} noValidate>
-      <AuthCardHeader
-        title={texts.resetPassword.confirmTitle}
-        subtitle={texts.resetPassword.confirmSubtitle}
-      />
+      <AuthCardHeader title={words.title} subtitle={words.subtitle} />
       <Stack spacing={2.5}>
         <FormAlert message={formError} />
         <NewPasswordFields
           newPassword={{
             register: register('new_password'),
-            label: texts.resetPassword.newPassword,
+            label: words.newPassword,
             error: errors.new_password?.message,
           }}
           confirmPassword={{
@@ -66,7 +88,7 @@ export function ResetPasswordConfirmForm({ token, onSuccess }: { token: string; 
           autoFocus
         />
         <Button type="submit" variant="contained" size="large" loading={confirm.isPending}>
-          {texts.resetPassword.confirmSubmit}
+          {words.submit}
         </Button>
         <Link component={RouterLink} to={paths.auth.getHref()} sx={{ alignSelf: 'center' }}>
           {texts.resetPassword.backToSignIn}

@@ -46,7 +46,7 @@ export default function DashboardPage() {
           >
             <ItemsTile items={data.items} />
             <UnreadTile unread={data.unreadEvents} />
-            <RunTile run={data.lastRun} />
+            <RunTile run={data.lastRun} lastItemCheckAt={data.lastItemCheckAt} />
             <DeliveriesTile deliveries={data.deliveries} />
           </Box>
           <Box

@@ -123,7 +123,13 @@ export function UnreadTile({ unread }: { unread: DashboardResponse['unreadEvents
   );
 }
 
-export function RunTile({ run }: { run: DashboardResponse['lastRun'] }) {
+export function RunTile({
+  run,
+  lastItemCheckAt,
+}: {
+  run: DashboardResponse['lastRun'];
+  lastItemCheckAt: DashboardResponse['lastItemCheckAt'];
+}) {
   return (
     <Tile title={t.run.heading} testId="dashboard-run">
       {run ? (
@@ -159,6 +165,15 @@ export function RunTile({ run }: { run: DashboardResponse['lastRun'] }) {
             {run.finishedAt
               ? t.run.finished(formatMoscowDateTime(run.finishedAt))
               : t.run.started(formatMoscowDateTime(run.startedAt ?? run.createdAt))}
+          </Typography>
+        </Stack>
+      ) : lastItemCheckAt ? (
+        // No run in the log, yet the items carry a check time (demo data, imported items): say so
+        // instead of «no checks yet», which the items list would contradict.
+        <Stack spacing={0.5} data-testid="dashboard-run-items-checked">
+          <Typography variant="body2">{t.run.itemsChecked(formatMoscowDateTime(lastItemCheckAt))}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t.run.noRunsLogged}
           </Typography>
         </Stack>
       ) : (

@@ -8,6 +8,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { DOCUMENT_TYPE_LABELS, ITEM_TEXT_LIMITS } from '@pledgewatch/contract';
 import {
+  DOCUMENT_NUMBER_LABELS,
   DOCUMENT_TYPE_CODES,
   type DocumentType,
   documentTypeSchema,
@@ -307,7 +308,7 @@ function DocumentForm({ onResult }: { onResult: (outcome: AddOutcome | null) => 
           <Grid size={{ xs: 12, md: 8 }}>
             <TextField
               {...register('number')}
-              label={t.number}
+              label={DOCUMENT_NUMBER_LABELS[documentType]}
               required
               fullWidth
               autoComplete="off"

@@ -12,6 +12,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { ITEM_KINDS, type OneTimeCheckBody, SOURCE_TYPES } from '@pledgewatch/contract';
 import {
+  DOCUMENT_NUMBER_LABELS,
   DOCUMENT_TYPE_CODES,
   DOCUMENT_TYPES,
   formatDocument,
@@ -158,7 +159,7 @@ export function OneTimeCheckForm({ defaultValues, pending, error, onSubmit }: On
               </TextField>
               <TextField
                 {...register('documentNumber')}
-                label={t.form.documentNumber}
+                label={DOCUMENT_NUMBER_LABELS[documentType]}
                 autoFocus
                 autoComplete="off"
                 fullWidth

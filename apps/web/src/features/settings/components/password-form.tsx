@@ -2,11 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { changePasswordBodySchema } from '@pledgewatch/contract';
+import { changePasswordBodySchema, passwordConfirmationField } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
-import { z } from 'zod';
 import { FormAlert } from '@/components/ui/form-alert';
 import { NewPasswordFields } from '@/components/ui/new-password-fields';
 import { texts } from '@/features/settings/texts';
@@ -15,7 +14,7 @@ import { useChangePassword } from '../api/change-password';
 import { SectionCard } from './section-card';
 
 const passwordFormSchema = changePasswordBodySchema
-  .extend({ confirm_password: z.string() })
+  .extend({ confirm_password: passwordConfirmationField })
   .refine((values) => values.new_password === values.confirm_password, {
     path: ['confirm_password'],
     error: texts.common.passwordsMismatch,

@@ -173,7 +173,16 @@ export function Charts({ data }: { data: StatisticsResponse }) {
   const tooltip = {
     contentStyle: { background: theme.palette.background.paper, borderColor: theme.palette.divider },
     labelStyle: { color: theme.palette.text.primary },
+    // Recharts writes each line in its series colour, and the darker ones vanish on a dark paper.
+    itemStyle: { color: theme.palette.text.primary },
   };
+  // The swatch keeps the series colour; the words are in the text colour, readable in both themes.
+  const legend = (
+    <Legend
+      wrapperStyle={{ fontSize: 12 }}
+      formatter={(value: string) => <span style={{ color: theme.palette.text.primary }}>{value}</span>}
+    />
+  );
   const common = (
     <>
       <CartesianGrid strokeDasharray="3 3" stroke={grid} vertical={false} />
@@ -201,7 +210,7 @@ export function Charts({ data }: { data: StatisticsResponse }) {
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={rows}>
             {common}
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            {legend}
             {shownTypes.length === 0 ? (
               <Bar dataKey="events" name={t.totals.events} fill={theme.palette.primary.main} />
             ) : (
@@ -265,7 +274,7 @@ export function Charts({ data }: { data: StatisticsResponse }) {
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={rows}>
               {common}
-              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {legend}
               <Bar dataKey="checkRuns" name={t.series.checkRuns} fill="#1976d2" />
               <Bar dataKey="oneTimeChecks" name={t.series.oneTimeChecks} fill="#f57c00" />
             </BarChart>
@@ -288,7 +297,7 @@ export function Charts({ data }: { data: StatisticsResponse }) {
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={rows}>
               {common}
-              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {legend}
               {DELIVERY_STATUSES.map((status) => (
                 <Bar
                   key={status}
@@ -316,7 +325,7 @@ export function Charts({ data }: { data: StatisticsResponse }) {
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={rows}>
               {common}
-              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {legend}
               <Bar dataKey="uploadRowsAccepted" stackId="rows" name={t.series.accepted} fill="#388e3c" />
               <Bar dataKey="uploadRowsRejected" stackId="rows" name={t.series.rejected} fill="#d32f2f" />
             </BarChart>

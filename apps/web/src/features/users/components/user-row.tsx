@@ -4,7 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { type Member, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
+import { type Member, type MemberStatus, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
 import { texts } from '@/features/users/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -12,6 +12,12 @@ import { formatDateTime } from '@/lib/format';
 import { useUpdateUser } from '../api/update-user';
 
 const t = texts.users;
+
+const STATUS_COLORS: Record<MemberStatus, 'success' | 'info' | 'default'> = {
+  invited: 'info',
+  active: 'success',
+  disabled: 'default',
+};
 
 /** One member: role can be changed inline; an admin cannot demote or disable themselves. */
 export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean }) {
@@ -47,8 +53,9 @@ export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean })
       <TableCell>
         <Chip
           size="small"
-          color={member.active ? 'success' : 'default'}
-          label={member.active ? t.active : t.inactive}
+          color={STATUS_COLORS[member.status]}
+          label={t.statuses[member.status]}
+          data-status={member.status}
         />
       </TableCell>
       <TableCell>{formatDateTime(member.lastLoginAt)}</TableCell>
