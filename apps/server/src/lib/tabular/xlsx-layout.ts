@@ -46,8 +46,10 @@ export function excelWallClock(text: string): Date | null {
   if (!parts) {
     return null;
   }
-  const [day, month, year, hour, minute, second] = parts.map((part) => Number(part ?? 0)) as number[];
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  const [day = 0, month = 0, year = 0, hour = 0, minute = 0, second = 0] = parts.map((part) =>
+    Number(part ?? 0),
+  );
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // 31.02 and the like are not dates: keep the text as it was.
-  return date.getUTCDate() === day && date.getUTCMonth() === month! - 1 ? date : null;
+  return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? date : null;
 }
