@@ -57,7 +57,7 @@ export async function getAuditFacets(options: { db: Queryable; auth: AuthContext
 }
 
 const EXPORT_COLUMNS: ReportColumn[] = [
-  { header: 'Дата и время (МСК)', width: 18 },
+  { header: 'Дата и время (МСК)', width: 20, date: 'datetime-seconds' },
   { header: 'Сотрудник', width: 28 },
   { header: 'E-mail', width: 28 },
   { header: 'Действие', width: 34 },

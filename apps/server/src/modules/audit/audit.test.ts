@@ -113,6 +113,11 @@ describe('audit log', () => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.rowCount).toBe(3);
     expect(sheet.getRow(1).getCell(4).value).toBe('Действие');
+    // Date and time as a real Excel date (Moscow wall clock), header frozen and filterable.
+    expect(sheet.getRow(2).getCell(1).value).toBeInstanceOf(Date);
+    expect(sheet.getRow(2).getCell(1).numFmt).toBe('dd.mm.yyyy hh:mm:ss');
+    expect(sheet.autoFilter).toBe('A1:G1');
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(String(sheet.getRow(3).getCell(7).value)).toContain('Старая новость');
   });
 });

@@ -9,6 +9,12 @@ import {
 import ExcelJS from 'exceljs';
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
+import {
+  excelWallClock,
+  headerFitWidth,
+  tableSheetOptions,
+  XLSX_DATE_FORMATS,
+} from '../../lib/tabular/xlsx-layout.ts';
 import { recordAudit } from '../audit/index.ts';
 import { requirePackage } from './pledge-packages.service.ts';
 import { ruDate } from './pledge-registry.ts';
@@ -96,6 +102,8 @@ const XLSX_COLUMNS: { header: string; width: number; value: (e: PledgeEvent) => 
   { header: 'Присвоенный номер', width: 22, value: (e) => e.registeredNumber ?? '' },
 ];
 
+const XLSX_DATE_COLUMN = XLSX_COLUMNS.findIndex((c) => c.header === 'Дата уведомления') + 1;
+
 /**
  * The package as a file: JSON to submit (layout in docs/pledges.md) or XLSX for people, whose
  * «Присвоенный номер» column can be filled in and imported back.
@@ -145,14 +153,19 @@ export async function exportPackage(options: {
     };
   }
   const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Уведомления');
-  sheet.columns = XLSX_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
+  const sheet = workbook.addWorksheet('Уведомления', tableSheetOptions(XLSX_COLUMNS.length));
+  sheet.columns = XLSX_COLUMNS.map((c) => ({ header: c.header, width: headerFitWidth(c.header, c.width) }));
   sheet.getRow(1).font = { bold: true };
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
   for (const event of events) {
     // Users' text (names, contract numbers, descriptions) must not become formulas (CSV injection).
     const added = sheet.addRow(XLSX_COLUMNS.map((c) => neutralise(c.value(event))));
     added.alignment = { vertical: 'top', wrapText: true };
+    // The notification date as a real Excel date.
+    const date = excelWallClock(event.notificationDate);
+    if (date) {
+      added.getCell(XLSX_DATE_COLUMN).value = date;
+      added.getCell(XLSX_DATE_COLUMN).numFmt = XLSX_DATE_FORMATS.date;
+    }
   }
   const info = workbook.addWorksheet('Пакет');
   info.columns = [

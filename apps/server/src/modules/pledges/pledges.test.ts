@@ -428,6 +428,13 @@ describe('packages', () => {
     await book.xlsx.load(xlsx.rawPayload as never);
     const row = book.getWorksheet('Уведомления')!.getRow(2);
     expect(row.getCell(7).value).toBe("'@SUM(1)");
+    // The notification date is a real Excel date; the header is frozen and filterable.
+    const notices = book.getWorksheet('Уведомления')!;
+    expect(notices.getRow(1).getCell(3).value).toBe('Дата уведомления');
+    expect(row.getCell(3).value).toBeInstanceOf(Date);
+    expect(row.getCell(3).numFmt).toBe('dd.mm.yyyy');
+    expect(notices.autoFilter).toMatch(/^A1:[A-Z]+1$/);
+    expect(notices.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(String(row.getCell(8).value)).toMatch(/^'\+cmd № /);
     expect(String(row.getCell(9).value)).toBe(`VIN ${vin}, =HYPERLINK("http://x")`);
     for (const sheet of book.worksheets) {

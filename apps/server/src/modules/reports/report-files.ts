@@ -4,6 +4,13 @@ import { CSV_BOM, csvRow, neutralise, type ReportEncoding } from '@pledgewatch/c
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import { registerPdfFonts } from '../../lib/pdf-fonts.ts';
+import {
+  excelWallClock,
+  headerFitWidth,
+  tableSheetOptions,
+  XLSX_DATE_FORMATS,
+  type XlsxDateKind,
+} from '../../lib/tabular/xlsx-layout.ts';
 
 /** One cell: text, a number, or empty. */
 export type Cell = string | number | null;
@@ -16,14 +23,41 @@ export interface ReportColumn {
   text?: boolean;
   /** Points the column needs in the PDF so that its values do not wrap (VINs, dates). */
   pdfMinWidth?: number;
+  /** A Moscow date or date-time written as text («31.03.2026 14:05»): a real date cell in XLSX. */
+  date?: XlsxDateKind;
 }
 
-/** PDF column widths: each at least its minimum, the rest of the page shared by relative width. */
-export function pdfColumnWidths(columns: readonly ReportColumn[], tableWidth: number): number[] {
+/**
+ * PDF column widths: each at least its minimum, the rest of the page shared by relative width. A
+ * column is never narrower than `floors[i]` (its longest header word), so words are not cut apart.
+ */
+export function pdfColumnWidths(
+  columns: readonly ReportColumn[],
+  tableWidth: number,
+  floors: readonly number[] = [],
+): number[] {
   const fixed = columns.reduce((sum, column) => sum + (column.pdfMinWidth ?? 0), 0);
   const share = columns.reduce((sum, column) => sum + (column.pdfMinWidth ? 0 : column.width), 0);
   const rest = Math.max(0, tableWidth - fixed);
-  return columns.map((column) => column.pdfMinWidth ?? (column.width / share) * rest);
+  const wanted = columns.map((column) => column.pdfMinWidth ?? (column.width / share) * rest);
+  // Raise the columns below their floor and take the difference from the others, proportionally.
+  const raised = wanted.map((width, index) => Math.max(width, floors[index] ?? 0));
+  const excess = raised.reduce((sum, width) => sum + width, 0) - tableWidth;
+  if (excess <= 0) {
+    return raised;
+  }
+  const slack = raised.reduce(
+    (sum, width, index) =>
+      sum + Math.max(0, width - Math.max(floors[index] ?? 0, columns[index]!.pdfMinWidth ?? 0)),
+    0,
+  );
+  if (slack <= 0) {
+    return raised;
+  }
+  return raised.map((width, index) => {
+    const floor = Math.max(floors[index] ?? 0, columns[index]!.pdfMinWidth ?? 0);
+    return width - (Math.max(0, width - floor) / slack) * Math.min(excess, slack);
+  });
 }
 
 /** Rows come in batches (one cursor fetch each). */
@@ -88,6 +122,16 @@ export function csvReport(options: {
 
 const xlsxValue = (value: Cell) => (typeof value === 'string' ? neutralise(value) : value);
 
+/** The cells of one row: dates of date columns as Excel dates (Moscow wall clock), text neutralised. */
+function xlsxRowValues(columns: readonly ReportColumn[], values: readonly Cell[]) {
+  return values.map((value, index) => {
+    if (columns[index]?.date && typeof value === 'string') {
+      return excelWallClock(value) ?? xlsxValue(value);
+    }
+    return xlsxValue(value);
+  });
+}
+
 /**
  * XLSX through exceljs' streaming writer: rows are committed as they come and the next batch is read
  * only once the HTTP side has taken what was written (so memory holds about one batch).
@@ -103,10 +147,17 @@ export function xlsxReport(options: {
     useSharedStrings: false,
     useStyles: true,
   });
-  const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = options.columns.map((column) => ({ header: column.header, width: column.width }));
+  // Header frozen and filterable; widths fit the header beside its filter button.
+  const sheet = workbook.addWorksheet(options.sheetName, tableSheetOptions(options.columns.length));
+  sheet.columns = options.columns.map((column) => ({
+    header: column.header,
+    width: headerFitWidth(column.header, column.width),
+  }));
   sheet.getRow(1).font = { bold: true };
   const textColumns = options.columns.flatMap((column, index) => (column.text ? [index + 1] : []));
+  const dateColumns = options.columns.flatMap((column, index) =>
+    column.date ? [{ index: index + 1, numFmt: XLSX_DATE_FORMATS[column.date] }] : [],
+  );
   (async () => {
     for await (const batch of options.rows) {
       if (output.destroyed) {
@@ -114,9 +165,15 @@ export function xlsxReport(options: {
         return;
       }
       for (const values of batch) {
-        const row = sheet.addRow(values.map(xlsxValue));
+        const row = sheet.addRow(xlsxRowValues(options.columns, values));
         for (const column of textColumns) {
           row.getCell(column).numFmt = '@';
+        }
+        for (const column of dateColumns) {
+          const cell = row.getCell(column.index);
+          if (cell.value instanceof Date) {
+            cell.numFmt = column.numFmt;
+          }
         }
         row.commit();
       }
@@ -150,7 +207,7 @@ export function pdfReport(options: {
   const pdf = new PDFDocument({
     size: 'A4',
     layout: 'landscape',
-    margins: { top: 36, bottom: 36, left: 30, right: 30 },
+    margins: { top: 28, bottom: 28, left: 24, right: 24 },
     bufferPages: false,
     info: { Title: options.title, Creator: 'Pledgewatch' },
   });
@@ -158,18 +215,22 @@ export function pdfReport(options: {
 
   const left = pdf.page.margins.left;
   const tableWidth = pdf.page.width - left - pdf.page.margins.right;
-  const widths = pdfColumnWidths(options.columns, tableWidth);
-  const padding = 2;
-  const fontSize = 7;
+  const padding = 1.5;
+  const fontSize = 6.5;
+  // No column narrower than its longest header word: «Прочитано» is never cut into «Проч/итан/о».
+  pdf.font('bold').fontSize(fontSize);
+  const floors = options.columns.map(
+    (column) =>
+      Math.max(...column.header.split(/\s+/).map((word) => pdf.widthOfString(word))) + 2 * padding + 1,
+  );
+  const widths = pdfColumnWidths(options.columns, tableWidth, floors);
+  // Text wraps at spaces and hyphens; pdfkit splits a word only when it alone is wider than the column.
+  const textOptions = (index: number) => ({ width: widths[index]! - 2 * padding, lineGap: 0 });
 
   const drawRow = (cells: string[], bold: boolean) => {
     pdf.font(bold ? 'bold' : 'regular').fontSize(fontSize);
     const height =
-      Math.max(
-        ...cells.map((cell, index) =>
-          pdf.heightOfString(cell || ' ', { width: widths[index]! - 2 * padding }),
-        ),
-      ) +
+      Math.max(...cells.map((cell, index) => pdf.heightOfString(cell || ' ', textOptions(index)))) +
       2 * padding;
     if (pdf.y + height > pdf.page.height - pdf.page.margins.bottom) {
       pdf.addPage();
@@ -184,7 +245,7 @@ export function pdfReport(options: {
     const top = pdf.y;
     let x = left;
     cells.forEach((cell, index) => {
-      pdf.fillColor('black').text(cell, x + padding, top + padding, { width: widths[index]! - 2 * padding });
+      pdf.fillColor('black').text(cell, x + padding, top + padding, textOptions(index));
       x += widths[index]!;
     });
     pdf

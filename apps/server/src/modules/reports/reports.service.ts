@@ -102,10 +102,12 @@ interface ReportDefinition<Row> {
   toCells: (row: Row) => Cell[];
   /** Rough bytes per CSV row, for the progress estimate. */
   bytesPerRow: number;
+  /** Fewer, merged columns for print, when the full set is too wide for a page. */
+  pdf?: { columns: ReportColumn[]; toCells: (row: Row) => Cell[] };
 }
 
 const EVENT_COLUMNS: ReportColumn[] = [
-  { header: 'Обнаружено (МСК)', width: 17, pdfMinWidth: 68 },
+  { header: 'Обнаружено (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Событие', width: 32 },
   { header: 'Важность', width: 12 },
   { header: 'Источник', width: 20 },
@@ -120,6 +122,23 @@ const EVENT_COLUMNS: ReportColumn[] = [
   { header: 'Прочитано', width: 10 },
 ];
 
+/**
+ * The events PDF, laid out for reading on a landscape page: the object's kind and document type go
+ * into one «Объект» cell, the label and the contract into another; the source's record key and the
+ * read mark (working data, not for print) are left to XLSX and CSV.
+ */
+const EVENT_PDF_COLUMNS: ReportColumn[] = [
+  // Date over time in two short lines; the rest shares the page in points (A4 landscape: 794).
+  { header: 'Обнаружено (МСК)', width: 0, pdfMinWidth: 48 },
+  { header: 'Событие', width: 90 },
+  { header: 'Важность', width: 42 },
+  { header: 'Источник', width: 55 },
+  { header: 'Объект', width: 0, pdfMinWidth: 84 },
+  { header: 'Метка, договор', width: 85 },
+  { header: 'Было', width: 195 },
+  { header: 'Стало', width: 195 },
+];
+
 const PORTFOLIO_COLUMNS: ReportColumn[] = [
   { header: 'Вид объекта', width: 11 },
   { header: 'VIN / номер документа', width: 22, text: true, pdfMinWidth: 90 },
@@ -129,8 +148,8 @@ const PORTFOLIO_COLUMNS: ReportColumn[] = [
   { header: 'Залогодатель', width: 24 },
   { header: 'Статус', width: 14 },
   { header: 'Откуда', width: 14 },
-  { header: 'Добавлен (МСК)', width: 17, pdfMinWidth: 68 },
-  { header: 'Последняя проверка (МСК)', width: 17, pdfMinWidth: 68 },
+  { header: 'Добавлен (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
+  { header: 'Последняя проверка (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Находок', width: 9 },
   { header: 'Источники с находками', width: 30 },
   { header: 'Непрочитанных событий', width: 12 },
@@ -138,7 +157,7 @@ const PORTFOLIO_COLUMNS: ReportColumn[] = [
 
 const CHECK_COLUMNS: ReportColumn[] = [
   { header: 'Номер проверки', width: 16, text: true, pdfMinWidth: 70 },
-  { header: 'Дата (МСК)', width: 17, pdfMinWidth: 68 },
+  { header: 'Дата (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Вид объекта', width: 11 },
   { header: 'VIN / номер документа', width: 22, text: true, pdfMinWidth: 90 },
   { header: 'Тип документа', width: 16 },
@@ -150,7 +169,7 @@ const CHECK_COLUMNS: ReportColumn[] = [
 ];
 
 const UPLOAD_COLUMNS: ReportColumn[] = [
-  { header: 'Загружен (МСК)', width: 17, pdfMinWidth: 68 },
+  { header: 'Загружен (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Файл', width: 28 },
   { header: 'Вид загрузки', width: 18 },
   { header: 'Статус', width: 18 },
@@ -160,7 +179,7 @@ const UPLOAD_COLUMNS: ReportColumn[] = [
   { header: 'Отклонено', width: 10 },
   { header: 'Возвращено из архива', width: 12 },
   { header: 'Загрузил', width: 22 },
-  { header: 'Завершена (МСК)', width: 17, pdfMinWidth: 68 },
+  { header: 'Завершена (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Ошибка', width: 30 },
 ];
 
@@ -211,6 +230,23 @@ function definitionOf(query: ReportQuery, organisationId: string): ReportDefinit
           recordText(row.after),
           row.read ? 'Да' : 'Нет',
         ]) as never,
+        pdf: {
+          columns: EVENT_PDF_COLUMNS,
+          toCells: ((row: EventReportRow) => [
+            row.detected,
+            EVENT_TYPES[row.event_type as EventType]?.label ?? row.event_type,
+            SEVERITIES[row.severity as Severity]?.label ?? row.severity,
+            sourceName(row.source_type),
+            [documentTypeOf(row.document_type), identifierOf(row.kind, row.document_type, row.identifier)]
+              .filter(Boolean)
+              .join('\n'),
+            [row.label, row.contract_number ? `Договор ${row.contract_number}` : null]
+              .filter(Boolean)
+              .join('\n') || null,
+            recordText(row.before),
+            recordText(row.after),
+          ]) as never,
+        },
       };
     case 'portfolio':
       return {
@@ -333,7 +369,8 @@ export async function buildReport(options: {
   const definition = definitionOf(query, options.auth.organisationId);
   const total = await countReportRows(db, definition.sql);
   const limit = query.format === 'pdf' ? REPORT_PDF_ROW_LIMIT : undefined;
-  const toCells = definition.toCells as (row: unknown) => Cell[];
+  const layout = query.format === 'pdf' && definition.pdf ? definition.pdf : definition;
+  const toCells = layout.toCells as (row: unknown) => Cell[];
   async function* batches(): RowBatches {
     for await (const rows of streamRows<unknown>(
       db,
@@ -367,7 +404,7 @@ export async function buildReport(options: {
     body = pdfReport({
       title: definition.title,
       subtitle,
-      columns: definition.columns,
+      columns: layout.columns,
       rows: batches(),
       total,
       limit: REPORT_PDF_ROW_LIMIT,

@@ -230,7 +230,15 @@ describe('GET /api/v1/monitoring/report', () => {
     // Only the unread critical event.
     expect(sheet.actualRowCount).toBe(2);
     const row = sheet.getRow(2);
-    expect(row.getCell(1).value).toBe('03.03.2026 00:30');
+    // A real date cell holding the Moscow wall clock (00:30 on 3 March), shown as such.
+    expect(row.getCell(1).value).toEqual(new Date(Date.UTC(2026, 2, 3, 0, 30)));
+    expect(row.getCell(1).numFmt).toBe('dd.mm.yyyy hh:mm');
+    // Header frozen, filterable, and each column at least as wide as its header.
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBe('A1:M1');
+    sheet.getRow(1).eachCell((cell, column) => {
+      expect(sheet.getColumn(column).width!).toBeGreaterThanOrEqual(String(cell.value).length + 4);
+    });
     expect(row.getCell(6).value).toBe('XTA210990Y2765432');
     expect(row.getCell(8).value).toBe(`'=HYPERLINK("http://evil")`);
     expect(row.getCell(8).formula).toBeUndefined();
@@ -324,6 +332,86 @@ describe('GET /api/v1/monitoring/report', () => {
     expect(text).toContain('file-2000.csv');
     expect(text).not.toContain('file-2001.csv');
   }, 60_000);
+
+  it('every report in XLSX has real date cells (Moscow wall clock) and an autofilter', async () => {
+    const cases: [Record<string, string>, string, number, Date][] = [
+      [{ kind: 'portfolio' }, 'Портфель', 9, new Date(Date.UTC(2026, 0, 10, 12, 0))],
+      [
+        { kind: 'one_time_checks', from: '2026-03-01', to: '2026-03-05' },
+        'Разовые проверки',
+        2,
+        new Date(Date.UTC(2026, 2, 3, 15, 0)),
+      ],
+      [
+        { kind: 'uploads', from: '2026-03-01', to: '2026-03-05' },
+        'Загрузки',
+        1,
+        new Date(Date.UTC(2026, 2, 4, 10, 0)),
+      ],
+    ];
+    for (const [query, sheetName, column, expected] of cases) {
+      const response = await report(user, { ...query, format: 'xlsx' });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet(sheetName)!;
+      expect(sheet.autoFilter, sheetName).toMatch(/^A1:[A-Z]+1$/);
+      expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+      const values = sheet.getColumn(column).values.slice(2);
+      expect(values, sheetName).toContainEqual(expected);
+      expect(sheet.getRow(2).getCell(column).numFmt).toBe('dd.mm.yyyy hh:mm');
+    }
+  });
+
+  it('the events PDF is laid out for reading: no word cut apart, 2,000 events on few pages', async () => {
+    const many = await createSignedInUser(app);
+    const item = await insertItem(app.db, many.organisationId, {
+      identifier: 'XTA210990Y2765432',
+      label: 'Грузовой автомобиль',
+      contractNumber: 'КД-2026/0001',
+    });
+    const run = await insertRun(app.db, many.organisationId, { createdAt: '2026-03-01T10:00:00Z' });
+    const after = JSON.stringify({
+      notice_number: '2026-001-000001-777',
+      pledgee: 'Банк «Чужой»',
+      registered_at: '2026-03-02',
+    });
+    await app.db.query(
+      `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity, finding_key,
+                                      after, detected_at, read_at)
+       SELECT $1, $2, $3, 'pledges', 'pledge_registered_other', 'critical', 'N-' || g, $4::jsonb,
+              timestamptz '2026-03-02 09:00Z' + make_interval(mins => g), CASE WHEN g % 2 = 0 THEN now() END
+       FROM generate_series(1, 2000) g`,
+      [many.organisationId, item, run, after],
+    );
+    const response = await report(many, { ...EVENT_PERIOD, format: 'pdf' });
+    expect(response.statusCode).toBe(200);
+    const parser = new PDFParse({ data: new Uint8Array(response.rawPayload) });
+    try {
+      const { total } = await parser.getInfo();
+      // Three lines a row at most here (was 359 pages for 1,918 real events, about five rows a page).
+      expect(total).toBeLessThanOrEqual(110);
+      const text = (await parser.getText()).text;
+      // Headers and values whole: «Прочитано» was printed as «Проч / итан / о».
+      for (const word of [
+        'Обнаружено',
+        'Событие',
+        'Важность',
+        'Источник',
+        'Объект',
+        'Залогодержатель',
+        'уведомления',
+      ]) {
+        expect(text).toMatch(new RegExp(`(^|\\s)${word}`));
+      }
+      expect(text).toContain('XTA210990Y2765432');
+      expect(text).toContain('Договор КД-2026/0001');
+      // Working columns are left to XLSX and CSV.
+      expect(text).not.toContain('Прочитано');
+      expect(text).not.toContain('Запись источника');
+    } finally {
+      await parser.destroy();
+    }
+  }, 120_000);
 
   it('shows an organisation only its own rows', async () => {
     const stranger = await createSignedInUser(app);

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { CSV_BOM, csvRow, neutralise, type UploadFormat } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
+import { headerFitWidth, tableSheetOptions } from '../../lib/tabular/xlsx-layout.ts';
 
 /** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
 export function tableFile(options: {
@@ -22,8 +23,8 @@ export function tableFile(options: {
     useSharedStrings: false,
     useStyles: true,
   });
-  const sheet = workbook.addWorksheet(options.sheetName);
-  sheet.columns = options.headers.map((header) => ({ header, width: Math.max(14, header.length + 4) }));
+  const sheet = workbook.addWorksheet(options.sheetName, tableSheetOptions(options.headers.length));
+  sheet.columns = options.headers.map((header) => ({ header, width: headerFitWidth(header, 14) }));
   sheet.getRow(1).font = { bold: true };
   const text = new Set(options.textColumns ?? []);
   (async () => {

@@ -261,6 +261,9 @@ describe('POST /api/v1/monitoring/uploads: file formats', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(errorsXlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
+    // Like every XLSX export: header frozen and filterable.
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toMatch(/^A1:[A-Z]+1$/);
     expect(sheet.getRow(1).values).toEqual([
       undefined,
       'Строка',

@@ -24,7 +24,7 @@ import {
   type PledgeEventKind,
   pledgeEventInputSchema,
 } from '@pledgewatch/contract';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   type Control,
   Controller,
@@ -36,6 +36,7 @@ import {
   useWatch,
 } from 'react-hook-form';
 import { Link } from 'react-router';
+import { toast } from 'react-toastify';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
@@ -108,6 +109,14 @@ export default function UploadEventsFormPage() {
   const vehicles = useFieldArray({ control, name: 'vehicles' });
   const kind = useWatch({ control, name: 'kind' });
   const create = useCreatePledgeEvent();
+  const savedRef = useRef<HTMLDivElement>(null);
+  // Bring the success message into view (and focus, for screen readers) once per saved notification.
+  useEffect(() => {
+    if (result) {
+      savedRef.current?.scrollIntoView({ block: 'center' });
+      savedRef.current?.focus({ preventScroll: true });
+    }
+  }, [result]);
 
   if (user?.role === 'viewer') {
     return <Alert severity="info">{t.viewer}</Alert>;
@@ -120,6 +129,8 @@ export default function UploadEventsFormPage() {
       onSuccess: (response) => {
         setResult(response);
         reset(defaults());
+        // The form is long: the message above it is out of sight after a submit at the bottom.
+        toast.success(t.saved(response.event.kindLabel));
       },
       onError: (error) => {
         let unmatched = !isApiError(error) || error.fieldErrors.length === 0;
@@ -153,6 +164,8 @@ export default function UploadEventsFormPage() {
           </div>
           {result && (
             <Alert
+              ref={savedRef}
+              tabIndex={-1}
               severity="success"
               data-testid="pledge-event-saved"
               onClose={() => setResult(null)}

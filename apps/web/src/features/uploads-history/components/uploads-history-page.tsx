@@ -211,31 +211,20 @@ function UploadRow({ upload }: { upload: Upload }) {
     upload.status === 'importing'
       ? Math.min(100, Math.round((upload.progress.rowsProcessed / Math.max(upload.counts.rows, 1)) * 100))
       : upload.progress.percent;
-  // Items uploads can be reopened on the upload screen (to confirm a checked file or see its result).
-  const href =
-    upload.kind === 'items'
-      ? `${paths.monitoringUploadTable.getHref()}?${new URLSearchParams({ upload: upload.id })}`
-      : null;
+  // Every upload reopens on its own upload screen (to confirm a checked file or see its result).
+  const screen = upload.kind === 'items' ? paths.monitoringUploadTable : paths.pledgesUploadEventsTable;
+  const href = `${screen.getHref()}?${new URLSearchParams({ upload: upload.id })}`;
 
   return (
     <TableRow hover data-testid="upload-row" data-upload-id={upload.id}>
       <TableCell sx={{ maxWidth: 320 }}>
-        {href ? (
-          <Link
-            component={RouterLink}
-            to={href}
-            sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
-          >
-            {upload.fileName}
-          </Link>
-        ) : (
-          <Typography
-            variant="body2"
-            sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
-          >
-            {upload.fileName}
-          </Typography>
-        )}
+        <Link
+          component={RouterLink}
+          to={href}
+          sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
+        >
+          {upload.fileName}
+        </Link>
         <Typography variant="caption" color="text.secondary" component="div">
           {`${formatMoscowDateTime(upload.createdAt)} · ${UPLOAD_KIND_LABELS[upload.kind]}`}
         </Typography>
@@ -271,10 +260,10 @@ function UploadRow({ upload }: { upload: Upload }) {
       </TableCell>
       <TableCell>
         {upload.counts.rejected > 0 ? (
+          // The links may stack: on one line they pushed the table past its box at 1400 px.
           <UploadFileLinks
             uploadId={upload.id}
             label={(format) => format}
-            noWrap
             ariaLabel={(format) => t.errorFileLink(format, upload.fileName)}
           />
         ) : (
