@@ -42,7 +42,11 @@ afterEach(() => vi.unstubAllGlobals());
 const render = async (role: 'analyst' | 'viewer', url = paths.monitoringItems.getHref()) => {
   const api = stubApi([
     meAnswer(role),
-    { path: API.monitoringItems, schema: itemsResponseSchema, body: { items: [item], total: 1, totalIsEstimate: false } },
+    {
+      path: API.monitoringItems,
+      schema: itemsResponseSchema,
+      body: { items: [item], total: 1, totalIsEstimate: false },
+    },
   ]);
   const view = parseItemsView(new URL(url, 'http://localhost').searchParams);
   const html = await renderRoute({
