@@ -1,6 +1,6 @@
-import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { API } from '@pledgewatch/contract';
+import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { apiCall, apiToken, DEMO_ADMIN, signInThroughForm } from '../support/session.ts';
 
@@ -9,23 +9,13 @@ import { apiCall, apiToken, DEMO_ADMIN, signInThroughForm } from '../support/ses
  * (docs/screenshots.md shows them). Run on demand, not in the suite, since it rewrites those files:
  * DOCS_SCREENSHOTS=1 npx playwright test -c e2e/playwright.config.ts account-and-wording-screens.spec.ts
  */
-test.skip(!process.env.DOCS_SCREENSHOTS, 'writes docs/screenshots; set DOCS_SCREENSHOTS=1');
+test.skip(!DOCS_SCREENSHOTS, 'writes docs/screenshots; set DOCS_SCREENSHOTS=1');
 
-const OUT = path.join(import.meta.dirname, '../../docs/screenshots');
 const SIZES = [
-  { name: 'desktop', width: 1400, height: 900 },
-  { name: 'mobile', width: 390, height: 844 },
+  { name: 'desktop', ...DESKTOP },
+  { name: 'mobile', ...PHONE },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
-
-async function shoot(page: Page, name: string, mask: string[] = []): Promise<void> {
-  await page.screenshot({
-    path: path.join(OUT, `${name}.png`),
-    animations: 'disabled',
-    caret: 'hide',
-    mask: mask.map((selector) => page.locator(selector)),
-  });
-}
 
 for (const theme of THEMES) {
   test(`issue #14 screens, ${theme} theme`, async ({ page, context, baseURL }) => {
@@ -47,29 +37,29 @@ for (const theme of THEMES) {
       await page.goto(link);
       await page.getByRole('button', { name: 'Задать пароль' }).click();
       await expect(page.getByText('Обязательное поле')).toHaveCount(2);
-      await shoot(page, `invitation-${suffix}`);
+      await saveDocScreenshot(page, `invitation-${suffix}`);
 
       await signInThroughForm(page, DEMO_ADMIN);
       await expect(page.getByTestId('dashboard-run')).toBeVisible();
-      await shoot(page, `dashboard-${suffix}`);
+      await saveDocScreenshot(page, `dashboard-${suffix}`);
 
       await page.goto('/settings?tab=users');
       await expect(page.getByTestId('user-row').filter({ hasText: email })).toContainText('Приглашён');
       await page.getByTestId('user-row').filter({ hasText: email }).scrollIntoViewIfNeeded();
-      await shoot(page, `users-${suffix}`);
+      await saveDocScreenshot(page, `users-${suffix}`);
 
       await page.goto('/monitoring/statistics');
       const legend = page.locator('.recharts-legend-item-text').first();
       await expect(legend).toBeVisible({ timeout: 30_000 });
       await page.getByTestId('chart-checks').scrollIntoViewIfNeeded();
-      await shoot(page, `statistics-${suffix}`);
+      await saveDocScreenshot(page, `statistics-${suffix}`);
 
       await page.goto('/monitoring/one-time-check');
       await page.getByRole('button', { name: 'Документ', exact: true }).click();
       await page.getByRole('combobox', { name: /Тип документа/ }).click();
       await page.getByRole('option', { name: 'ИНН', exact: true }).click();
       await expect(page.getByLabel('Номер ИНН')).toBeVisible();
-      await shoot(page, `one-time-check-inn-${suffix}`);
+      await saveDocScreenshot(page, `one-time-check-inn-${suffix}`);
     }
   });
 }

@@ -1,20 +1,22 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import ExcelJS from 'exceljs';
 import { PDFParse } from 'pdf-parse';
+import {
+  DESKTOP,
+  DOCS_SCREENSHOTS,
+  DOCS_SCREENSHOTS_DIR,
+  PHONE,
+  saveDocScreenshot,
+} from '../support/doc-screenshots.ts';
 import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
  * Issue #14: the uploads history, the hand-entry form of pledge notifications and the report files.
- * With DOC_SCREENSHOTS=1 the changed screens are also saved to docs/screenshots/ (both sizes, both
+ * With DOCS_SCREENSHOTS=1 the changed screens are also saved to docs/screenshots/ (both sizes, both
  * themes) for docs/screenshots.md.
  */
-
-const DESKTOP = { width: 1400, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const SHOTS = path.join(import.meta.dirname, '../../docs/screenshots');
 
 function newVin(): string {
   const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
@@ -57,12 +59,12 @@ const eventRow = (surname: string, vin: string) =>
     'Kia Rio',
   ].join(';');
 
-/** Saves the screen at both sizes in both themes when asked to (DOC_SCREENSHOTS=1). */
+/** Saves the screen at both sizes in both themes when asked to (DOCS_SCREENSHOTS=1). */
 async function docShots(page: Page, name: string, prepare: () => Promise<void>) {
-  if (!process.env.DOC_SCREENSHOTS) {
+  if (!DOCS_SCREENSHOTS) {
     return;
   }
-  await mkdir(SHOTS, { recursive: true });
+  await mkdir(DOCS_SCREENSHOTS_DIR, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     for (const [size, viewport] of [
       ['1400', DESKTOP],
@@ -71,10 +73,7 @@ async function docShots(page: Page, name: string, prepare: () => Promise<void>) 
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       await page.setViewportSize(viewport);
       await prepare();
-      await page.screenshot({
-        path: path.join(SHOTS, `${name}-${size}-${scheme}.png`),
-        animations: 'disabled',
-      });
+      await saveDocScreenshot(page, `${name}-${size}-${scheme}`);
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
