@@ -5,6 +5,8 @@ export * from './checks.ts';
 export * from './common.ts';
 export * from './csv.ts';
 export * from './dashboard.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';
 export * from './finding-format.ts';
 export * from './messages.ts';
 export * from './monitoring-items.ts';
