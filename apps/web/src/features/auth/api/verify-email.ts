@@ -1,10 +1,11 @@
-import { API, type MessageResponse, type VerifyEmailBody } from '@pledgewatch/contract';
+import type { MessageResponse, VerifyEmailBody } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract/endpoints/user';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const verifyEmail = (body: VerifyEmailBody): Promise<MessageResponse> =>
-  api.post<MessageResponse>(API.verifyEmail, body);
+  callEndpoint(userEndpoints.verifyEmail, { body });
 
 /**
  * A query, not a mutation, on purpose: the token is single-use, and a query keyed by the token runs

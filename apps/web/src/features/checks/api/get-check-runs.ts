@@ -1,6 +1,6 @@
-import { API, type CheckRun } from '@pledgewatch/contract';
+import { type CheckRun, checkEndpoints } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export type CheckRunsQuery = { page: number; pageSize: number };
@@ -12,7 +12,7 @@ export const isRunActive = (run: Pick<CheckRun, 'status'>): boolean =>
   run.status === 'queued' || run.status === 'running';
 
 export const getCheckRuns = (query: CheckRunsQuery): Promise<CheckRunsPage> =>
-  api.get<CheckRunsPage>(API.checkRuns, { query });
+  callEndpoint(checkEndpoints.runs, { query });
 
 export const checkRunsQueryOptions = (query: CheckRunsQuery) =>
   queryOptions({

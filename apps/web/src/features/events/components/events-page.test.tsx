@@ -1,4 +1,4 @@
-import { API, eventsResponseSchema } from '@pledgewatch/contract';
+import { checkEndpoints, eventsResponseSchema } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
@@ -36,7 +36,11 @@ afterEach(() => vi.unstubAllGlobals());
 describe('events route', () => {
   it('shows the events the API answers, with the filters from the URL', async () => {
     const api = stubApi([
-      { path: API.events, schema: eventsResponseSchema, body: { items: [event], total: 1, unread: 1 } },
+      {
+        path: checkEndpoints.events.path,
+        schema: eventsResponseSchema,
+        body: { items: [event], total: 1, unread: 1 },
+      },
     ]);
     const url = `${paths.monitoringEvents.getHref()}?read=false`;
     const view = parseEventsView(new URL(url, 'http://localhost').searchParams);

@@ -1,12 +1,12 @@
 import {
-  API,
   type ITEM_SORT_FIELDS,
   type ItemKind,
   type ItemStatus,
   type ItemsResponse,
+  monitoringEndpoints,
 } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export type ItemSortField = (typeof ITEM_SORT_FIELDS)[number];
@@ -24,7 +24,7 @@ export type ItemsListQuery = {
 };
 
 export const getItems = (query: ItemsListQuery): Promise<ItemsResponse> =>
-  api.get<ItemsResponse>(API.monitoringItems, { query });
+  callEndpoint(monitoringEndpoints.items, { query });
 
 export const itemsQueryOptions = (query: ItemsListQuery) =>
   queryOptions({

@@ -1,6 +1,6 @@
-import { API, type DeliveriesResponse, type DeliveryStatus } from '@pledgewatch/contract';
+import { type DeliveriesResponse, type DeliveryStatus, notificationEndpoints } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
@@ -10,7 +10,7 @@ const UNFINISHED: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
 const POLL_MS = 4000;
 
 export const getDeliveries = (query: DeliveriesQuery): Promise<DeliveriesResponse> =>
-  api.get<DeliveriesResponse>(API.notificationDeliveries, { query });
+  callEndpoint(notificationEndpoints.deliveries, { query });
 
 export const deliveriesQueryOptions = (query: DeliveriesQuery) =>
   queryOptions({

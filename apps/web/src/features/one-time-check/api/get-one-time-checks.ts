@@ -1,6 +1,6 @@
-import { API, type ItemKind, type OneTimeCheckSummary } from '@pledgewatch/contract';
+import { checkEndpoints, type ItemKind, type OneTimeCheckSummary } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The contract's query schema coerces strings, so its input type is too loose for the client. */
@@ -9,7 +9,7 @@ export type OneTimeChecksQuery = { page: number; pageSize: number; search?: stri
 export type OneTimeChecksPage = { items: OneTimeCheckSummary[]; total: number };
 
 export const getOneTimeChecks = (query: OneTimeChecksQuery): Promise<OneTimeChecksPage> =>
-  api.get<OneTimeChecksPage>(API.oneTimeChecks, { query });
+  callEndpoint(checkEndpoints.oneTimeChecks, { query });
 
 export const oneTimeChecksQueryOptions = (query: OneTimeChecksQuery) =>
   queryOptions({

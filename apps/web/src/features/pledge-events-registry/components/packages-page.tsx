@@ -14,18 +14,18 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import {
-  API,
   PACKAGE_EXPORT_FORMATS,
   type PackageAction,
   PLEDGE_EVENT_KIND_LABELS,
   type PledgeEventKind,
   type PledgePackage,
+  pledgeEndpoints,
 } from '@pledgewatch/contract';
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
-import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { endpointUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
@@ -229,7 +229,10 @@ function PackageCard({ item }: { item: PledgePackage }) {
               size="small"
               variant="outlined"
               startIcon={<FileDownloadOutlinedIcon />}
-              href={apiUrl(API.pledgePackageExport(item.id), { format })}
+              href={endpointUrl(pledgeEndpoints.exportPackage, {
+                params: { id: item.id },
+                query: { format },
+              })}
               download
             >
               {format === 'json' ? t.exportJson : t.exportXlsx}

@@ -12,7 +12,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { API, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
+import { pledgeEndpoints, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FileDropZone } from '@/components/uploads/file-drop-zone';
@@ -20,7 +20,7 @@ import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
-import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { endpointUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatBytes } from '@/lib/format';
 import { useDecidePledgeUpload } from '../api/decide-pledge-upload';
@@ -108,7 +108,7 @@ export default function UploadEventsTablePage() {
               {t.templateHint}
             </Typography>
             <UploadFileLinks
-              href={(format) => apiUrl(API.pledgeUploadTemplate, { format })}
+              href={(format) => endpointUrl(pledgeEndpoints.uploadTemplate, { query: { format } })}
               label={t.template}
             />
           </Stack>
