@@ -103,3 +103,6 @@ export type EndpointResponse<E extends EndpointDefinition> = E extends { respons
 export type EndpointParams<E extends EndpointDefinition> = z.input<SchemaOf<E, 'params'>>;
 export type EndpointQuery<E extends EndpointDefinition> = QueryInput<SchemaOf<E, 'query'>>;
 export type EndpointBody<E extends EndpointDefinition> = z.input<SchemaOf<E, 'body'>>;
+
+/** A query whose defaulted fields the caller always sets (a screen knows its page): `WithRequired<Q, 'page'>`. */
+export type WithRequired<T, K extends keyof T> = T & Required<Pick<T, K>>;

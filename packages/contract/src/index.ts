@@ -1,4 +1,3 @@
-export * from './api-paths.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './checks.ts';

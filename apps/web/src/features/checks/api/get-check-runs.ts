@@ -1,10 +1,16 @@
-import { type CheckRun, checkEndpoints } from '@pledgewatch/contract';
+import {
+  type CheckRun,
+  checkEndpoints,
+  type EndpointQuery,
+  type EndpointResponse,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type CheckRunsQuery = { page: number; pageSize: number };
-export type CheckRunsPage = { items: CheckRun[]; total: number };
+export type CheckRunsQuery = WithRequired<EndpointQuery<typeof checkEndpoints.runs>, 'page' | 'pageSize'>;
+export type CheckRunsPage = EndpointResponse<typeof checkEndpoints.runs>;
 
 export const CHECK_RUN_POLL_MS = 2000;
 

@@ -1,9 +1,9 @@
-import { type NewsPage, newsEndpoints } from '@pledgewatch/contract';
+import { type EndpointQuery, type NewsPage, newsEndpoints, type WithRequired } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type NewsListQuery = { page: number; pageSize: number };
+export type NewsListQuery = WithRequired<EndpointQuery<typeof newsEndpoints.list>, 'page' | 'pageSize'>;
 
 export const getNews = (query: NewsListQuery): Promise<NewsPage> =>
   callEndpoint(newsEndpoints.list, { query });

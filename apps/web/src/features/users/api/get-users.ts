@@ -1,12 +1,16 @@
-import { type Member, memberEndpoints } from '@pledgewatch/contract';
+import {
+  type EndpointQuery,
+  type EndpointResponse,
+  memberEndpoints,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The contract's query schema coerces strings, so its input type is too loose for the client. */
-export type UsersQuery = { page: number; pageSize: number; search?: string };
+export type UsersQuery = WithRequired<EndpointQuery<typeof memberEndpoints.list>, 'page' | 'pageSize'>;
 
-export type UsersPage = { items: Member[]; total: number };
+export type UsersPage = EndpointResponse<typeof memberEndpoints.list>;
 
 export const getUsers = (query: UsersQuery): Promise<UsersPage> =>
   callEndpoint(memberEndpoints.list, { query });
