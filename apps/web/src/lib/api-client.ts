@@ -272,6 +272,24 @@ export function checkAnswer(endpoint: EndpointDefinition, answer: unknown): void
   }
 }
 
+const LOAD_DEFINITION = Symbol('load the endpoint definition');
+
+/** The parts of a definition that route a call: method, path, and how body and answer travel. */
+type RouteOf<E extends EndpointDefinition> = Pick<
+  E,
+  'method' | 'path' | Extract<keyof E, 'bodyType' | 'responseType'>
+>;
+
+/**
+ * An endpoint for code that runs before sign-in, carried without its schemas so zod stays out of
+ * the sign-in page's download (issue #15's budget). The types make `route` equal the definition's
+ * method, path and body/answer kinds; in development `load` brings the full definition to check
+ * the answer (pass it only under `import.meta.env.DEV`, so production builds drop it).
+ */
+export function endpointRoute<E extends EndpointDefinition>(route: RouteOf<E>, load?: () => Promise<E>): E {
+  return { ...route, [LOAD_DEFINITION]: load } as unknown as E;
+}
+
 /**
  * Calls an endpoint of the contract: the path, query and body types, the method and the way the
  * body travels (JSON, form, multipart with progress) all come from its definition.
@@ -301,7 +319,8 @@ export async function callEndpoint<E extends EndpointDefinition>(
     });
   }
   if (import.meta.env.DEV) {
-    checkAnswer(endpoint, answer);
+    const load = (endpoint as { [LOAD_DEFINITION]?: () => Promise<EndpointDefinition> })[LOAD_DEFINITION];
+    checkAnswer(load ? await load() : endpoint, answer);
   }
   return answer as EndpointResult<E>;
 }

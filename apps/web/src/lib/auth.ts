@@ -1,12 +1,12 @@
 import type { MeResponse, TokenResponse, User } from '@pledgewatch/contract/auth';
-import { authEndpoints } from '@pledgewatch/contract/endpoints/auth';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '@/lib/query-keys';
 import { callEndpoint } from './api-client';
 import { markSessionEnded, markSignedIn, mayHaveSession } from './auth-token';
+import { signedOutEndpoints } from './signed-out-endpoints';
 
 /** The signed-in user lives in lib (not a feature) because the layout and every feature need it. */
-export const getMe = (): Promise<MeResponse> => callEndpoint(authEndpoints.me);
+export const getMe = (): Promise<MeResponse> => callEndpoint(signedOutEndpoints.me);
 
 export const meQueryOptions = () =>
   queryOptions({
@@ -34,7 +34,7 @@ export type LoginInput = { username: string; password: string };
 
 export async function login({ username, password }: LoginInput): Promise<TokenResponse> {
   // The seed's OAuth2 password form: client_id and client_secret are sent, but empty.
-  const token = await callEndpoint(authEndpoints.login, {
+  const token = await callEndpoint(signedOutEndpoints.login, {
     body: {
       grant_type: 'password',
       username,
@@ -62,7 +62,7 @@ export function useLogin() {
 
 export async function logout(): Promise<void> {
   try {
-    await callEndpoint(authEndpoints.logout);
+    await callEndpoint(signedOutEndpoints.logout);
   } finally {
     // Signing out locally must work even if the server is unreachable or the session already ended.
     markSessionEnded();

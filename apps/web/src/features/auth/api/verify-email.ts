@@ -1,11 +1,11 @@
 import type { MessageResponse, VerifyEmailBody } from '@pledgewatch/contract';
-import { userEndpoints } from '@pledgewatch/contract/endpoints/user';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import { signedOutEndpoints } from '@/lib/signed-out-endpoints';
 
 export const verifyEmail = (body: VerifyEmailBody): Promise<MessageResponse> =>
-  callEndpoint(userEndpoints.verifyEmail, { body });
+  callEndpoint(signedOutEndpoints.verifyEmail, { body });
 
 /**
  * A query, not a mutation, on purpose: the token is single-use, and a query keyed by the token runs

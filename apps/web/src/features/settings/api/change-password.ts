@@ -1,5 +1,5 @@
 import type { ChangePasswordBody, MessageResponse } from '@pledgewatch/contract';
-import { userEndpoints } from '@pledgewatch/contract/endpoints/user';
+import { userEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';

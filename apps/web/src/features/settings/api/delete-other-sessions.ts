@@ -1,4 +1,4 @@
-import { userEndpoints } from '@pledgewatch/contract/endpoints/user';
+import { userEndpoints } from '@pledgewatch/contract';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';

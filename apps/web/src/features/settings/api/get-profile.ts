@@ -1,5 +1,5 @@
 import type { ProfileResponse } from '@pledgewatch/contract';
-import { userEndpoints } from '@pledgewatch/contract/endpoints/user';
+import { userEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
