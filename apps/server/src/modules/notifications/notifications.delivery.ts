@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { retryOnConnectionLoss } from '../../db/pool.ts';
 import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
-import type { Mailer } from '../../plugins/mailer.ts';
+import type { Mailer, MailMessage } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/index.ts';
 import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {
@@ -19,6 +19,7 @@ import {
 } from './notifications.queries.ts';
 import {
   type EventView,
+  type MessageKind,
   type NotificationContent,
   renderEmail,
   renderTelegram,
@@ -26,6 +27,7 @@ import {
   toEventView,
   toWebhookEvent,
 } from './notifications.templates.ts';
+import { renderSourceAlertEmail, renderSourceAlertTelegram } from './source-alerts.templates.ts';
 
 /**
  * Seconds a worker holds a delivery while sending. Longer than any one send (HTTP timeout, SMTP
@@ -105,6 +107,10 @@ async function send(options: {
   if (!rule.enabled && delivery.kind !== 'test') {
     throw new PermanentFailure('Правило отключено — уведомление не отправлено');
   }
+  if (delivery.kind === 'source') {
+    await sendSourceAlert({ ...options, rule });
+    return;
+  }
   const content = await buildContent(db, config, delivery, rule, options.now ?? new Date());
   if (delivery.method === 'email') {
     await sendEmail(options.db, options.mailer, delivery, content);
@@ -133,6 +139,56 @@ async function send(options: {
       botToken: rule.config.botToken ?? '',
       chatId: rule.config.chatId ?? '',
       text: renderTelegram(content),
+      timeoutMs: config.notifyHttpTimeoutMs,
+    });
+  }
+}
+
+/** A source alert through the rule's channel: the alert is in the delivery itself, no events. */
+async function sendSourceAlert(options: {
+  db: Queryable;
+  config: DeliveryConfig;
+  mailer: Mailer;
+  delivery: DeliveryRow;
+  rule: RuleRow;
+  now?: Date;
+}): Promise<void> {
+  const { config, delivery, rule } = options;
+  const alert = delivery.payload;
+  if (!alert) {
+    throw new PermanentFailure('Оповещение без содержимого — не отправлено');
+  }
+  if (delivery.method === 'email') {
+    await deliverEmail(
+      options.db,
+      options.mailer,
+      delivery,
+      renderSourceAlertEmail(delivery.recipient, rule.name, alert),
+    );
+  } else if (delivery.method === 'webhook') {
+    await sendWebhook({
+      url: rule.config.url ?? '',
+      secret: rule.config.secret ?? '',
+      body: JSON.stringify({
+        id: delivery.id,
+        kind: delivery.kind,
+        rule: { id: rule.id, name: rule.name },
+        period: null,
+        createdAt: delivery.created_at.toISOString(),
+        events: [],
+        alert,
+      }),
+      idempotencyKey: delivery.id,
+      timeoutMs: config.notifyHttpTimeoutMs,
+      policy: outboundPolicy(config),
+      now: options.now,
+    });
+  } else {
+    await sendTelegram({
+      apiUrl: config.telegramApiUrl,
+      botToken: rule.config.botToken ?? '',
+      chatId: rule.config.chatId ?? '',
+      text: renderSourceAlertTelegram(rule.name, alert),
       timeoutMs: config.notifyHttpTimeoutMs,
     });
   }
@@ -167,7 +223,7 @@ async function buildContent(
         ? `за ${formatMoscowDate(delivery.created_at)}`
         : `по итогам проверки ${formatMoscow(rows[rows.length - 1]!.detected_at)}`;
   }
-  return { kind: delivery.kind, ruleName: rule.name, period, events };
+  return { kind: delivery.kind as MessageKind, ruleName: rule.name, period, events };
 }
 
 async function sendEmail(
@@ -176,7 +232,15 @@ async function sendEmail(
   delivery: DeliveryRow,
   content: Content,
 ): Promise<void> {
-  const message = renderEmail(delivery.recipient, content);
+  await deliverEmail(db, mailer, delivery, renderEmail(delivery.recipient, content));
+}
+
+async function deliverEmail(
+  db: Queryable,
+  mailer: Mailer,
+  delivery: DeliveryRow,
+  message: MailMessage,
+): Promise<void> {
   if (!mailer.smtpEnabled) {
     // Without SMTP nothing leaves the machine: the mail is kept in the outbox, as every other mail.
     const id = await insertOutboxMail(db, {
