@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/pool.ts';
 
 /**
- * Lapse events of one Moscow day: for every live pledge with a contract end date, the milestone
+ * Lapse events of one Moscow day: for every live, registered pledge with a contract end date, the milestone
  * its days left have reached — 30 (8–30 days left), 7 (1–7) or 0 (from the day itself up to a week
  * after, so a job that did not run on the day catches up) — as an event on the pledge's first
  * monitored vehicle (else its pledgor's document). The key holds the pledge, the end date and the
@@ -22,6 +22,10 @@ export async function insertLapseEvents(
                    ELSE 0 END AS milestone
          FROM pledges p
         WHERE p.status <> 'excluded' AND p.contract_end_date IS NOT NULL
+          -- registered, as the registry's lapse flag counts it: a draft has no term to lapse yet
+          AND (p.registration_number IS NOT NULL OR EXISTS (
+                SELECT 1 FROM pledge_events c JOIN pledge_packages cp ON cp.id = c.package_id
+                 WHERE c.pledge_id = p.id AND c.kind = 'creation' AND cp.status = 'registered'))
           AND p.contract_end_date BETWEEN $1::date - 7 AND $1::date + 30
      )
      INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity,
