@@ -108,20 +108,61 @@ async function send(options: {
     throw new PermanentFailure('Правило отключено — уведомление не отправлено');
   }
   if (delivery.kind === 'source') {
-    await sendSourceAlert({ ...options, rule });
+    const alert = delivery.payload;
+    if (!alert) {
+      throw new PermanentFailure('Оповещение без содержимого — не отправлено');
+    }
+    // A source alert carries its content in the delivery itself: no events.
+    await sendThroughChannel(
+      { ...options, rule },
+      {
+        email: () => renderSourceAlertEmail(delivery.recipient, rule.name, alert),
+        webhook: () => ({ period: null, events: [], alert }),
+        telegram: () => renderSourceAlertTelegram(rule.name, alert),
+      },
+    );
     return;
   }
   const content = await buildContent(db, config, delivery, rule, options.now ?? new Date());
+  await sendThroughChannel(
+    { ...options, rule },
+    {
+      email: () => renderEmail(delivery.recipient, content),
+      webhook: () => ({ period: content.period ?? null, events: content.events.map((view) => view.webhook) }),
+      telegram: () => renderTelegram(content),
+    },
+  );
+}
+
+/** One message through the rule's method; each builder runs only for its own method. */
+async function sendThroughChannel(
+  options: {
+    db: Queryable;
+    config: DeliveryConfig;
+    mailer: Mailer;
+    delivery: DeliveryRow;
+    rule: RuleRow;
+    now?: Date;
+  },
+  message: {
+    email: () => MailMessage;
+    /** What the webhook body carries besides id, kind, rule and createdAt. */
+    webhook: () => { period: string | null } & Record<string, unknown>;
+    telegram: () => string;
+  },
+): Promise<void> {
+  const { config, delivery, rule } = options;
   if (delivery.method === 'email') {
-    await sendEmail(options.db, options.mailer, delivery, content);
+    await sendEmail(options.db, options.mailer, delivery, message.email());
   } else if (delivery.method === 'webhook') {
+    const { period, ...rest } = message.webhook();
     const body = JSON.stringify({
       id: delivery.id,
       kind: delivery.kind,
       rule: { id: rule.id, name: rule.name },
-      period: content.period ?? null,
+      period,
       createdAt: delivery.created_at.toISOString(),
-      events: content.events.map((view) => view.webhook),
+      ...rest,
     });
     await sendWebhook({
       url: rule.config.url ?? '',
@@ -138,57 +179,7 @@ async function send(options: {
       apiUrl: config.telegramApiUrl,
       botToken: rule.config.botToken ?? '',
       chatId: rule.config.chatId ?? '',
-      text: renderTelegram(content),
-      timeoutMs: config.notifyHttpTimeoutMs,
-    });
-  }
-}
-
-/** A source alert through the rule's channel: the alert is in the delivery itself, no events. */
-async function sendSourceAlert(options: {
-  db: Queryable;
-  config: DeliveryConfig;
-  mailer: Mailer;
-  delivery: DeliveryRow;
-  rule: RuleRow;
-  now?: Date;
-}): Promise<void> {
-  const { config, delivery, rule } = options;
-  const alert = delivery.payload;
-  if (!alert) {
-    throw new PermanentFailure('Оповещение без содержимого — не отправлено');
-  }
-  if (delivery.method === 'email') {
-    await deliverEmail(
-      options.db,
-      options.mailer,
-      delivery,
-      renderSourceAlertEmail(delivery.recipient, rule.name, alert),
-    );
-  } else if (delivery.method === 'webhook') {
-    await sendWebhook({
-      url: rule.config.url ?? '',
-      secret: rule.config.secret ?? '',
-      body: JSON.stringify({
-        id: delivery.id,
-        kind: delivery.kind,
-        rule: { id: rule.id, name: rule.name },
-        period: null,
-        createdAt: delivery.created_at.toISOString(),
-        events: [],
-        alert,
-      }),
-      idempotencyKey: delivery.id,
-      timeoutMs: config.notifyHttpTimeoutMs,
-      policy: outboundPolicy(config),
-      now: options.now,
-    });
-  } else {
-    await sendTelegram({
-      apiUrl: config.telegramApiUrl,
-      botToken: rule.config.botToken ?? '',
-      chatId: rule.config.chatId ?? '',
-      text: renderSourceAlertTelegram(rule.name, alert),
+      text: message.telegram(),
       timeoutMs: config.notifyHttpTimeoutMs,
     });
   }
@@ -227,15 +218,6 @@ async function buildContent(
 }
 
 async function sendEmail(
-  db: Queryable,
-  mailer: Mailer,
-  delivery: DeliveryRow,
-  content: Content,
-): Promise<void> {
-  await deliverEmail(db, mailer, delivery, renderEmail(delivery.recipient, content));
-}
-
-async function deliverEmail(
   db: Queryable,
   mailer: Mailer,
   delivery: DeliveryRow,

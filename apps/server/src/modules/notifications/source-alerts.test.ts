@@ -1,10 +1,30 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { NotificationRule, SourceAlert } from '@pledgewatch/contract';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { sourceAlertsJob } from '../checks/jobs/source-alerts.job.ts';
 import { checkSourceAlerts } from '../checks/sources/source-alerts.ts';
 import { recordSourceAnswers } from '../checks/sources/sources.queries.ts';
 import { deliverNotificationJob } from './jobs/deliver-notification.job.ts';
+
+/** A webhook receiver on loopback that keeps the bodies it got. */
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const receiver = http.createServer((request, response) => {
+  let body = '';
+  request.setEncoding('utf8');
+  request.on('data', (chunk) => {
+    body += chunk;
+  });
+  request.on('end', () => {
+    received.push({ headers: request.headers, body });
+    response.end('{}');
+  });
+});
+receiver.listen(0, '127.0.0.1');
+await once(receiver, 'listening');
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 // No SMTP: e-mails land in the outbox, where the test reads what was sent.
 const { app, config } = await buildTestApp();
@@ -219,5 +239,39 @@ describe('source alert rules', () => {
     ]);
     await run();
     expect((await deliveriesOf(rule.id)).map((d) => d.payload.kind)).toEqual(['stale', 'refreshed']);
+  });
+
+  it('posts the alert to a webhook rule with the same signature and idempotency key as events', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const created = await createRule(admin, {
+      subject: 'source_failure',
+      sourceType: 'enforcement',
+      failureThreshold: 1,
+      method: 'webhook',
+      recipients: [],
+      config: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        secret: 'whsec-0123456789abcdef',
+      },
+    });
+    const rule = created.json<NotificationRule>();
+    await answer('enforcement', true);
+    await answer('enforcement', false);
+    await tick();
+    const [delivery] = await deliveriesOf(rule.id);
+    await deliverNotificationJob.handler(
+      { id: 'j', data: { deliveryId: delivery!.id }, retryCount: 0, retryLimit: 5 },
+      context,
+    );
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers['idempotency-key']).toBe(delivery!.id);
+    expect(received[0]!.headers['x-pledgewatch-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({
+      id: delivery!.id,
+      kind: 'source',
+      rule: { id: rule.id },
+      events: [],
+      alert: { kind: 'failure', sourceType: 'enforcement', sourceName: 'Исполнительные производства' },
+    });
   });
 });
