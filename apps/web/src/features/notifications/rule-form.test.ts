@@ -111,7 +111,7 @@ describe('notification rule form', () => {
     });
     expect(
       describeEvents({ ...rule, subject: 'source_failure', sourceType: 'wanted', failureThreshold: 5 }),
-    ).toBe('Сбои источника «Розыск»: после 5 ошибок подряд');
+    ).toBe('Сбои источника «Розыск»: ошибок подряд — 5');
     expect(describeEvents({ ...rule, subject: 'source_stale', sourceType: null, staleHours: 48 })).toBe(
       'Данные любого источника не обновлялись 48 ч',
     );

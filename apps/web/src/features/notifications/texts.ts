@@ -22,7 +22,7 @@ export const texts = {
       allEvents: 'Все типы',
       eventsCount: (count: number) => `Типов: ${count}`,
       sourceFailure: (source: string | null, threshold: number) =>
-        `Сбои ${source ? `источника «${source}»` : 'любого источника'}: после ${threshold} ошибок подряд`,
+        `Сбои ${source ? `источника «${source}»` : 'любого источника'}: ошибок подряд — ${threshold}`,
       sourceStale: (source: string | null, hours: number) =>
         `Данные ${source ? `источника «${source}»` : 'любого источника'} не обновлялись ${hours} ч`,
       severity: 'Важность',
