@@ -11,6 +11,14 @@ export interface SourceAlertStateRow {
   episode: number;
 }
 
+/** Every rule's alert states, unlocked: a first look that spares the rules with nothing to change a transaction. */
+export async function listSourceAlertStates(db: Queryable): Promise<SourceAlertStateRow[]> {
+  const { rows } = await db.query<SourceAlertStateRow>(
+    'SELECT rule_id, source_type, kind, open, episode FROM source_alert_states',
+  );
+  return rows;
+}
+
 /** The alert states of one rule, locked: the caller decides and writes inside its transaction. */
 export async function lockSourceAlertStates(db: Queryable, ruleId: string): Promise<SourceAlertStateRow[]> {
   const { rows } = await db.query<SourceAlertStateRow>(

@@ -5,9 +5,11 @@ import type { JobQueue } from '../../jobs/job-definition.ts';
 import { insertDeliveries, listSourceRules, type RuleRow } from './notifications.queries.ts';
 import { deliveriesFor, enqueueDeliveries } from './notifications.service.ts';
 import {
+  listSourceAlertStates,
   lockRule,
   lockSourceAlertStates,
   type SourceAlertStateKind,
+  type SourceAlertStateRow,
   saveSourceAlertState,
 } from './source-alerts.queries.ts';
 
@@ -19,6 +21,14 @@ export interface SourceHealth {
   lastError: string | null;
   /** Last successful refresh: a dataset's active import, a remote source's last good answer. */
   lastRefreshAt: Date | null;
+}
+
+/** An episode that opens (with its alert) or closes (with the recovery message, if the rule asks). */
+interface StateChange {
+  source: SourceHealth;
+  open: boolean;
+  episode: number;
+  alert: SourceAlertKind | null;
 }
 
 interface Verdict {
@@ -83,37 +93,46 @@ export async function notifySourceHealth(options: {
   now?: Date;
 }): Promise<number> {
   const now = options.now ?? new Date();
+  const firstLook = await listSourceAlertStates(options.db);
   let created = 0;
   for (const rule of await listSourceRules(options.db)) {
     const kind: SourceAlertStateKind = rule.subject === 'source_failure' ? 'failure' : 'stale';
     const watched = options.sources.filter(
       (source) => rule.source_type === null || source.type === rule.source_type,
     );
+    const changes = (states: SourceAlertStateRow[]) =>
+      watched.flatMap((source): StateChange[] => {
+        const state = states.find(
+          (row) => row.rule_id === rule.id && row.source_type === source.type && row.kind === kind,
+        );
+        const verdict = verdictOf(rule, kind, source, now);
+        const open = state?.open ?? false;
+        const episode = state?.episode ?? 0;
+        if (!open && verdict.bad) {
+          return [{ source, open: true, episode: episode + 1, alert: kind }];
+        }
+        if (open && verdict.good) {
+          const recovery: SourceAlertKind = kind === 'failure' ? 'recovered' : 'refreshed';
+          return [{ source, open: false, episode, alert: rule.notify_recovery ? recovery : null }];
+        }
+        return [];
+      });
+    // Most minutes nothing changes: only a rule with a change takes a transaction and its locks.
+    if (changes(firstLook).length === 0) {
+      continue;
+    }
     created += await withTransaction(options.db, async (tx) => {
       if (!(await lockRule(tx, rule.id))) {
         return 0;
       }
-      const states = await lockSourceAlertStates(tx, rule.id);
       const deliveries = [];
-      for (const source of watched) {
-        const state = states.find((row) => row.source_type === source.type && row.kind === kind);
-        const verdict = verdictOf(rule, kind, source, now);
-        const open = state?.open ?? false;
-        let episode = state?.episode ?? 0;
-        let alert: SourceAlertKind | null = null;
-        if (!open && verdict.bad) {
-          episode += 1;
-          alert = kind;
-        } else if (open && verdict.good) {
-          alert = rule.notify_recovery ? (kind === 'failure' ? 'recovered' : 'refreshed') : null;
-        } else {
-          continue;
-        }
+      for (const change of changes(await lockSourceAlertStates(tx, rule.id))) {
+        const { source, episode, alert } = change;
         await saveSourceAlertState(tx, {
           ruleId: rule.id,
           sourceType: source.type,
           kind,
-          open: !open,
+          open: change.open,
           episode,
         });
         if (alert) {
