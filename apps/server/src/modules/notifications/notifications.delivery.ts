@@ -27,7 +27,11 @@ import {
   toEventView,
   toWebhookEvent,
 } from './notifications.templates.ts';
-import { renderSourceAlertEmail, renderSourceAlertTelegram } from './source-alerts.templates.ts';
+import {
+  renderSourceAlertEmail,
+  renderSourceAlertTelegram,
+  sampleSourceAlert,
+} from './source-alerts.templates.ts';
 
 /**
  * Seconds a worker holds a delivery while sending. Longer than any one send (HTTP timeout, SMTP
@@ -107,8 +111,12 @@ async function send(options: {
   if (!rule.enabled && delivery.kind !== 'test') {
     throw new PermanentFailure('Правило отключено — уведомление не отправлено');
   }
-  if (delivery.kind === 'source') {
-    const alert = delivery.payload;
+  // A test of a source rule shows a made-up alert, as a test of an events rule shows a sample event.
+  const sourceTest = delivery.kind === 'test' && rule.subject !== 'events';
+  if (delivery.kind === 'source' || sourceTest) {
+    const alert = sourceTest
+      ? sampleSourceAlert(rule, options.now ?? new Date(), config.appUrl)
+      : delivery.payload;
     if (!alert) {
       throw new PermanentFailure('Оповещение без содержимого — не отправлено');
     }
@@ -116,9 +124,9 @@ async function send(options: {
     await sendThroughChannel(
       { ...options, rule },
       {
-        email: () => renderSourceAlertEmail(delivery.recipient, rule.name, alert),
+        email: () => renderSourceAlertEmail(delivery.recipient, rule.name, alert, sourceTest),
         webhook: () => ({ period: null, events: [], alert }),
-        telegram: () => renderSourceAlertTelegram(rule.name, alert),
+        telegram: () => renderSourceAlertTelegram(rule.name, alert, sourceTest),
       },
     );
     return;

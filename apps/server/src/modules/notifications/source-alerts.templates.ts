@@ -1,5 +1,6 @@
-import { formatPeopleDate, type SourceAlert } from '@pledgewatch/contract';
+import { formatPeopleDate, SOURCE_TYPES, type SourceAlert } from '@pledgewatch/contract';
 import type { MailMessage } from '../../plugins/mailer.ts';
+import type { RuleRow } from './notifications.queries.ts';
 
 /**
  * What a source alert says: which source, what happened (failures in a row with the last error, or
@@ -9,6 +10,24 @@ import type { MailMessage } from '../../plugins/mailer.ts';
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const when = (iso: string | null) => (iso ? formatPeopleDate(iso) : 'никогда');
+
+/** A made-up alert for «Отправить тест» of a source rule: what a real one looks like. */
+export function sampleSourceAlert(rule: RuleRow, now: Date, appUrl: string): SourceAlert {
+  const type = rule.source_type ?? 'wanted';
+  const failure = rule.subject === 'source_failure';
+  return {
+    kind: failure ? 'failure' : 'stale',
+    sourceType: type,
+    sourceName: SOURCE_TYPES[type].name,
+    consecutiveFailures: failure ? rule.failure_threshold : 0,
+    failureThreshold: failure ? rule.failure_threshold : null,
+    lastError: failure ? 'Источник ответил ошибкой 503 (пример)' : null,
+    lastRefreshAt: new Date(now.getTime() - (rule.stale_hours + 1) * 3_600_000).toISOString(),
+    staleHours: failure ? null : rule.stale_hours,
+    detectedAt: now.toISOString(),
+    url: `${appUrl}/monitoring/sources`,
+  };
+}
 
 /** One line for the subject, the Telegram heading and the delivery log. */
 export function sourceAlertTitle(alert: SourceAlert): string {
@@ -45,9 +64,19 @@ function sourceAlertLines(alert: SourceAlert): string[] {
   return lines;
 }
 
-export function renderSourceAlertEmail(to: string, ruleName: string, alert: SourceAlert): MailMessage {
-  const title = sourceAlertTitle(alert);
-  const intro = `Оповещение об источнике данных по правилу «${ruleName}».`;
+const introOf = (ruleName: string, test: boolean) =>
+  test
+    ? `Это тестовое уведомление правила «${ruleName}». Так будет выглядеть оповещение об источнике (данные ниже — пример).`
+    : `Оповещение об источнике данных по правилу «${ruleName}».`;
+
+export function renderSourceAlertEmail(
+  to: string,
+  ruleName: string,
+  alert: SourceAlert,
+  test = false,
+): MailMessage {
+  const title = `${test ? 'Тест: ' : ''}${sourceAlertTitle(alert)}`;
+  const intro = introOf(ruleName, test);
   const footer = 'Вы получили это письмо, потому что адрес указан в правиле уведомлений Pledgewatch.';
   const lines = sourceAlertLines(alert);
   const text = ['Здравствуйте!', '', intro, '', title, ...lines, '', footer, '', '— Pledgewatch'].join('\n');
@@ -64,10 +93,10 @@ ${lines.map((line) => `<p style="margin:0">${escapeHtml(line)}</p>`).join('\n')}
   return { to, subject: `${title} — Pledgewatch`, text, html };
 }
 
-export function renderSourceAlertTelegram(ruleName: string, alert: SourceAlert): string {
+export function renderSourceAlertTelegram(ruleName: string, alert: SourceAlert, test = false): string {
   return [
-    `<b>${escapeHtml(sourceAlertTitle(alert))}</b>`,
-    escapeHtml(`Правило «${ruleName}»`),
+    `<b>${escapeHtml(`${test ? 'Тест: ' : ''}${sourceAlertTitle(alert)}`)}</b>`,
+    escapeHtml(introOf(ruleName, test)),
     ...sourceAlertLines(alert).map(escapeHtml),
   ].join('\n');
 }

@@ -275,4 +275,30 @@ describe('source alert rules', () => {
       alert: { kind: 'failure', sourceType: 'enforcement', sourceName: 'Исполнительные производства' },
     });
   });
+
+  it('«Отправить тест» of a source rule sends a sample source alert, marked as a test', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const rule = (
+      await createRule(admin, { subject: 'source_stale', sourceType: 'bankruptcy', staleHours: 12 })
+    ).json<NotificationRule>();
+    const test = await app.inject({
+      method: 'POST',
+      url: `/api/v1/monitoring/notifications/settings/${rule.id}/test`,
+      headers: bearer(admin.token),
+    });
+    expect(test.statusCode).toBe(202);
+    const [deliveryId] = test.json<{ deliveryIds: string[] }>().deliveryIds;
+    await deliverNotificationJob.handler(
+      { id: 'j', data: { deliveryId: deliveryId! }, retryCount: 0, retryLimit: 5 },
+      context,
+    );
+    const mails = await app.db.query<{ subject: string; text_body: string }>(
+      'SELECT subject, text_body FROM mail_outbox WHERE organisation_id = $1',
+      [admin.organisationId],
+    );
+    expect(mails.rows[0]!.subject).toBe(
+      'Тест: Данные источника «Банкротство» не обновлялись больше 12 ч — Pledgewatch',
+    );
+    expect(mails.rows[0]!.text_body).toContain('Это тестовое уведомление правила «Источники»');
+  });
 });
