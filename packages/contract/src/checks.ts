@@ -189,6 +189,8 @@ export const EVENT_TYPE_CODES = [
 ] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPE_CODES, { error: 'Неизвестный тип события' });
 export type EventType = z.infer<typeof eventTypeSchema>;
+/** Event types a job raises (the pledge-term lapse), never a diff of a source's findings. */
+export const JOB_EVENT_TYPES: readonly EventType[] = ['pledge_term_lapse'];
 
 export interface EventTypeInfo {
   label: string;
