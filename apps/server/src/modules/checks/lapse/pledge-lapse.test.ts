@@ -65,6 +65,15 @@ describe('pledge-term lapse events', () => {
         },
       })
     ).json<NotificationRule>();
+    // A per-run digest has no run to wait for: the lapse goes at once.
+    const runDigest = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/monitoring/notifications/settings',
+        headers: bearer(admin.token),
+        payload: { name: 'Сводка', method: 'email', recipients: ['boss@bank.test'], mode: 'run' },
+      })
+    ).json<NotificationRule>();
     const { itemId } = await seedPledge(admin);
     const excluded = await seedPledge(admin, { status: 'excluded' });
     const draft = await seedPledge(admin, { registered: false });
@@ -113,6 +122,11 @@ describe('pledge-term lapse events', () => {
       [rule.id],
     );
     expect(rows).toEqual([{ kind: 'event', n: 3 }]);
+    const digest = await app.db.query<{ kind: string; n: number }>(
+      `SELECT kind, count(*)::int AS n FROM notification_deliveries WHERE rule_id = $1 GROUP BY kind`,
+      [runDigest.id],
+    );
+    expect(digest.rows).toEqual([{ kind: 'event', n: 3 }]);
   });
 
   it('starts afresh when the end date moves; a pledge without an end date raises nothing', async () => {
