@@ -185,9 +185,12 @@ export const EVENT_TYPE_CODES = [
   'passport_invalid',
   'passport_invalid_removed',
   'finding_changed',
+  'pledge_term_lapse',
 ] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPE_CODES, { error: 'Неизвестный тип события' });
 export type EventType = z.infer<typeof eventTypeSchema>;
+/** Event types a job raises (the pledge-term lapse), never a diff of a source's findings. */
+export const JOB_EVENT_TYPES: readonly EventType[] = ['pledge_term_lapse'];
 
 export interface EventTypeInfo {
   label: string;
@@ -278,6 +281,14 @@ export const EVENT_TYPES: Readonly<Record<EventType, EventTypeInfo>> = {
     onFirstCheck: false,
   },
   finding_changed: { label: 'Сведения изменились', severity: 'low', source: null, onFirstCheck: false },
+  // Raised by the daily lapse job (30 and 7 days before the contract term ends, and on the day),
+  // never by a source's findings; its severity grows as the day nears (PLEDGE_LAPSE_MILESTONES).
+  pledge_term_lapse: {
+    label: 'Истекает срок договора залога',
+    severity: 'medium',
+    source: 'pledges',
+    onFirstCheck: false,
+  },
 };
 
 // ─── Findings ───────────────────────────────────────────────────────────────────────────────
@@ -443,6 +454,16 @@ export const checkRunSourceProgressSchema = z.object({
   lastError: z.string().nullable(),
 });
 
+/** A source that failed during a run: its items were not checked by it (never shown as clean). */
+export const failedSourceSchema = z.object({
+  type: sourceTypeSchema,
+  name: z.string(),
+  batchesFailed: z.number().int().describe('Частей проверки, где источник не ответил после всех попыток'),
+  itemsNotChecked: z.number().int().describe('Объектов в этих частях: этим источником не проверены'),
+  reason: z.string().describe('Причина отказа (ошибка последней неудавшейся части), на русском'),
+});
+export type FailedSource = z.infer<typeof failedSourceSchema>;
+
 export const checkRunSchema = z.object({
   id: z.string(),
   trigger: z.enum(CHECK_RUN_TRIGGERS),
@@ -458,6 +479,11 @@ export const checkRunSchema = z.object({
   startedAt: isoDateTime.nullable(),
   finishedAt: isoDateTime.nullable(),
   sources: z.array(checkRunSourceProgressSchema).describe('Ход по источникам (пусто в списке)'),
+  failedSources: z
+    .array(failedSourceSchema)
+    .describe(
+      'Источники, не ответившие в этой проверке (статус completed_with_errors); пусто — все ответили',
+    ),
 });
 export type CheckRun = z.infer<typeof checkRunSchema>;
 export const checkRunsQuerySchema = z.object({
@@ -622,6 +648,9 @@ export const FINDING_FIELD_LABELS: Readonly<Record<string, string>> = {
   note: 'Примечание',
   verified: 'Подтверждение',
   own: 'Залог вашей организации',
+  contract_end_date: 'Срок договора до',
+  days_left: 'Осталось дней',
+  registration_number: 'Регистрационный номер залога',
 };
 
 /**

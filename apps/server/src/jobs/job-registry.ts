@@ -5,7 +5,9 @@ import '../wiring.ts';
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
+import { pledgeLapseJob } from '../modules/checks/jobs/pledge-lapse.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
+import { sourceAlertsJob } from '../modules/checks/jobs/source-alerts.job.ts';
 import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
 import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-notification.job.ts';
 import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
@@ -23,6 +25,8 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   checkBatchJob,
   scheduledChecksJob,
   pruneAuthAttemptsJob,
+  sourceAlertsJob,
+  pledgeLapseJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';

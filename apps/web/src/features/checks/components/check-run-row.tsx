@@ -9,6 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { CHECK_RUN_TRIGGER_LABELS, type CheckRun } from '@pledgewatch/contract';
 import { Link as RouterLink } from 'react-router';
+import { FailedSourcesAlert } from '@/components/ui/failed-sources-alert';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/checks/texts';
 import { formatMoscowDateTime, formatNumber } from '@/lib/format';
@@ -55,6 +56,11 @@ export function CheckRunRow({ run, open, onToggle }: CheckRunRowProps) {
               {run.error}
             </Typography>
           )}
+          {run.failedSources.length > 0 && (
+            <Typography variant="caption" color="warning.main" component="p" data-testid="run-failed-sources">
+              {run.failedSources.map((source) => source.name).join(', ')}
+            </Typography>
+          )}
         </TableCell>
         <TableCell sx={{ minWidth: 220 }}>
           <ProgressBar
@@ -84,6 +90,15 @@ export function CheckRunRow({ run, open, onToggle }: CheckRunRowProps) {
         <TableCell colSpan={COLUMNS} sx={{ py: 0, ...(open ? {} : { borderBottom: 0 }) }}>
           <Collapse in={open} unmountOnExit>
             <Box sx={{ py: 2, pl: { md: 6 } }}>
+              <Box sx={{ mb: run.failedSources.length > 0 ? 2 : 0 }}>
+                <FailedSourcesAlert
+                  sources={run.failedSources}
+                  title={t.failedSources}
+                  line={(source) =>
+                    t.failedSource(source.name, source.reason, formatNumber(source.itemsNotChecked))
+                  }
+                />
+              </Box>
               <Typography variant="subtitle2" sx={{ mb: 1 }}>
                 {t.bySource}
               </Typography>
