@@ -1,4 +1,4 @@
-import { API, dashboardResponseSchema } from '@pledgewatch/contract';
+import { dashboardResponseSchema, monitoringEndpoints } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { renderRoute, stubApi, visibleText } from '@/testing/render-route';
@@ -37,7 +37,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('dashboard route', () => {
   it('shows a source that failed in the last run as failed, with its reason — not as a clean run', async () => {
-    stubApi([{ path: API.dashboard, schema: dashboardResponseSchema, body: dashboard }]);
+    stubApi([{ path: monitoringEndpoints.dashboard.path, schema: dashboardResponseSchema, body: dashboard }]);
     const html = await renderRoute({
       path: paths.home.path,
       url: paths.home.getHref(),
@@ -53,7 +53,7 @@ describe('dashboard route', () => {
   it('shows no failed-sources notice when every source answered', async () => {
     stubApi([
       {
-        path: API.dashboard,
+        path: monitoringEndpoints.dashboard.path,
         schema: dashboardResponseSchema,
         body: { ...dashboard, lastRun: { ...dashboard.lastRun, status: 'completed', failedSources: [] } },
       },
