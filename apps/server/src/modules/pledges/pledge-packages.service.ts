@@ -20,6 +20,7 @@ import {
   insertPackage,
   listPackageHistory,
   type PackageRow,
+  recordRejections,
   releaseEvents,
   updatePackageStatus,
 } from './pledges.queries.ts';
@@ -317,6 +318,8 @@ export async function transitionPackage(options: {
       rejectionReason: action === 'reject' ? comment : undefined,
       clearApproval: action === 'return',
     });
+    // The rejection is kept per event, so it outlives the events going into a new package.
+    const rejected = action === 'reject' ? await recordRejections(tx, row.id, comment, auth.userId) : 0;
     await addPackageHistory(tx, {
       packageId: row.id,
       action,
@@ -331,7 +334,7 @@ export async function transitionPackage(options: {
       action: `pledge_package.${action}`,
       entity: 'pledge_package',
       entityId: row.id,
-      details: { from: row.status, to: transition.to, comment },
+      details: { from: row.status, to: transition.to, comment, ...(action === 'reject' ? { rejected } : {}) },
     });
     return getPledgePackage({ db: tx, auth, packageId: row.id });
   });

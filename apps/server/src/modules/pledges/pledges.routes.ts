@@ -17,7 +17,12 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { contentTypeOf, createUpload, uploadTemplateFile } from '../uploads/index.ts';
 import { pledgePackageRoutes } from './pledge-packages.routes.ts';
 import { fileOf, fileResponse, idParams } from './pledge-routes-shared.ts';
-import { createPledgeEvent, findPledgeEvents, getPledgeEvent } from './pledges.service.ts';
+import {
+  correctPledgeEvent,
+  createPledgeEvent,
+  findPledgeEvents,
+  getPledgeEvent,
+} from './pledges.service.ts';
 
 const uploadEventsQuerySchema = z.object({
   autoConfirm: z
@@ -139,6 +144,28 @@ export const pledgeRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
     },
     async (request) =>
       getPledgeEvent({ db: fastify.db, auth: requireAuth(request), eventId: request.params.id }),
+  );
+
+  app.put(
+    '/pledges/events/:id',
+    {
+      onRequest: writers,
+      schema: {
+        tags: ['pledges'],
+        summary:
+          'Исправить уведомление без пакета или с отказом реестра (вид не меняется, залог тот же); после исправления его можно включить в новый пакет',
+        params: idParams,
+        body: pledgeEventInputSchema,
+        response: { 200: createPledgeEventResponseSchema, ...errors(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) =>
+      correctPledgeEvent({
+        db: fastify.db,
+        auth: requireAuth(request),
+        eventId: request.params.id,
+        event: request.body,
+      }),
   );
 
   await fastify.register(pledgePackageRoutes, { config });
