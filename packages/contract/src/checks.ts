@@ -437,10 +437,12 @@ export const CHECK_RUN_STATUS_LABELS: Record<(typeof CHECK_RUN_STATUSES)[number]
   completed_with_errors: 'Завершена с ошибками источников',
   failed: 'Ошибка',
 };
-export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled'] as const;
-export const CHECK_RUN_TRIGGER_LABELS: Record<(typeof CHECK_RUN_TRIGGERS)[number], string> = {
+export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled', 'pledge_registered'] as const;
+export type CheckRunTrigger = (typeof CHECK_RUN_TRIGGERS)[number];
+export const CHECK_RUN_TRIGGER_LABELS: Record<CheckRunTrigger, string> = {
   manual: 'Вручную',
   scheduled: 'По расписанию',
+  pledge_registered: 'После регистрации пакета залогов (только его ТС)',
 };
 
 export const checkRunSourceProgressSchema = z.object({

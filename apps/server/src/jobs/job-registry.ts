@@ -5,6 +5,7 @@ import '../wiring.ts';
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
+import { recheckItemsJob } from '../modules/checks/jobs/recheck-items.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
 import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
 import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-notification.job.ts';
@@ -21,6 +22,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   notificationDigestsJob,
   planCheckRunJob,
   checkBatchJob,
+  recheckItemsJob,
   scheduledChecksJob,
   pruneAuthAttemptsJob,
 ];

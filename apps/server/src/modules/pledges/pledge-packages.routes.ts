@@ -123,6 +123,7 @@ export const pledgePackageRoutes: FastifyPluginAsync<{ config: AppConfig }> = as
     async (request) =>
       transitionPackage({
         db: fastify.db,
+        queue: fastify.queue,
         auth: requireAuth(request),
         packageId: request.params.id,
         action: request.body.action,

@@ -1,8 +1,15 @@
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import { describe, expect, it } from 'vitest';
+import type { JobContext } from '../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import { recheckItemsJob } from '../checks/jobs/recheck-items.job.ts';
+import { processCheckBatch } from '../checks/runs/check-batch.service.ts';
+import { listBatchNumbers } from '../checks/runs/runs.queries.ts';
+import { planCheckRun, startCheckRun } from '../checks/runs/runs.service.ts';
+import { addItems } from '../checks/testing/checks-test-helpers.ts';
 
-const { app } = await buildTestApp();
+const { app, config } = await buildTestApp();
+const context = { db: app.db, config, queue: app.queue, log: app.log, mailer: app.mailer } as JobContext;
 
 let serial = 300000 + Math.floor(Math.random() * 100000);
 function makeVin(): string {
@@ -177,5 +184,79 @@ describe('a package opened to list its events', () => {
     const seen = [...page1.items, ...page2.items].map((e: { id: string }) => e.id);
     expect(seen.sort()).toEqual([...ids].sort());
     expect(seen).not.toContain(other);
+  });
+});
+
+describe('a registered package', () => {
+  it('queues a check of its vehicles only, which runs once the organisation has no other run', async () => {
+    const { maker, checker } = await team();
+    // Three VINs in identifier order: the package holds the outer two, the middle one is another item.
+    const [first, middle, last] = [makeVin(), makeVin(), makeVin()].sort();
+    await addItems(app, maker.organisationId, [{ kind: 'vin', identifier: middle! }]);
+    const ids: string[] = [];
+    for (const vin of [first!, last!]) {
+      ids.push((await send('POST', '/api/v1/pledges/events', maker, creation(vin))).json().event.id);
+    }
+    const pkg = (await send('POST', '/api/v1/pledges/packages', maker, { eventIds: ids })).json();
+    const url = `/api/v1/pledges/packages/${pkg.id}`;
+    await send('POST', `${url}/transition`, checker, { action: 'approve' });
+    await send('POST', `${url}/transition`, maker, { action: 'send' });
+    const queued = async () =>
+      (
+        await app.db.query<{
+          data: { organisationId: string; identifiers: string[]; reason: 'pledge_registered' };
+        }>(
+          `SELECT data FROM pgboss.job WHERE name = 'checks.recheck-items' AND data->>'organisationId' = $1`,
+          [maker.organisationId],
+        )
+      ).rows.map((row) => row.data);
+    expect(await queued()).toEqual([]);
+    expect((await send('POST', `${url}/transition`, maker, { action: 'register' })).statusCode).toBe(200);
+    const [message] = await queued();
+    expect(message).toEqual({
+      organisationId: maker.organisationId,
+      reason: 'pledge_registered',
+      identifiers: [first, last],
+    });
+
+    // While another run is unfinished the job fails, to be retried later.
+    const manual = await startCheckRun({
+      db: app.db,
+      config,
+      queue: app.queue,
+      organisationId: maker.organisationId,
+      trigger: 'manual',
+      userId: null,
+    });
+    const job = { id: 'test', data: message!, retryCount: 0, retryLimit: 20 };
+    await expect(recheckItemsJob.handler(job, context)).rejects.toThrow(/ещё идёт/);
+    await app.db.query(`UPDATE check_runs SET status = 'completed' WHERE id = $1`, [manual.id]);
+
+    await recheckItemsJob.handler(job, context);
+    const { rows } = await app.db.query<{ id: string; trigger: string }>(
+      `SELECT id, trigger FROM check_runs WHERE organisation_id = $1 AND status = 'queued'`,
+      [maker.organisationId],
+    );
+    expect(rows).toEqual([{ id: expect.any(String), trigger: 'pledge_registered' }]);
+    const runId = rows[0]!.id;
+    await planCheckRun({ db: app.db, queue: app.queue, runId });
+    const batches = await listBatchNumbers(app.db, runId);
+    for (const batchNo of batches) {
+      await processCheckBatch({ db: app.db, config, queue: app.queue, runId, batchNo, lastAttempt: true });
+    }
+    const run = (await send('GET', `/api/v1/monitoring/check-runs/${runId}`, maker)).json();
+    expect(run).toMatchObject({
+      trigger: 'pledge_registered',
+      itemsTotal: 2,
+      status: expect.stringMatching(/^completed/),
+    });
+    // The two islands of the scope are two batches; the item between them was not checked.
+    expect(batches).toHaveLength(2);
+    const { rows: checked } = await app.db.query<{ identifier: string }>(
+      `SELECT i.identifier FROM monitoring_item_checks c JOIN monitoring_items i ON i.id = c.item_id
+        WHERE i.organisation_id = $1 AND c.last_checked_at IS NOT NULL ORDER BY 1`,
+      [maker.organisationId],
+    );
+    expect(checked.map((row) => row.identifier)).toEqual([first, last]);
   });
 });

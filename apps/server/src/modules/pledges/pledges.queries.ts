@@ -300,6 +300,15 @@ export async function lockEvent(db: Queryable, organisationId: string, id: strin
   ]);
 }
 
+/** The VINs of a package's notifications, for checking them again once it is registered. */
+export async function listPackageVins(db: Queryable, packageId: string): Promise<string[]> {
+  const { rows } = await db.query<{ vin: string }>(
+    'SELECT DISTINCT unnest(vins) AS vin FROM pledge_events WHERE package_id = $1 ORDER BY 1',
+    [packageId],
+  );
+  return rows.map((row) => row.vin);
+}
+
 /** Keeps, per event of a package the registry rejected, the rejection (reason, who, when). */
 export async function recordRejections(
   db: Queryable,

@@ -10,3 +10,11 @@ CREATE INDEX monitoring_events_org_severity_idx ON monitoring_events (
 );
 CREATE INDEX monitoring_events_org_type_idx ON monitoring_events (organisation_id, event_type, detected_at, id);
 CREATE INDEX monitoring_events_org_source_idx ON monitoring_events (organisation_id, source_type, detected_at, id);
+
+-- A run may check only some items: after a pledge package is registered its vehicles are checked
+-- again at once (trigger `pledge_registered`), so the registry's word on them is seen without
+-- waiting for the next regular run. item_scope holds the identifiers; NULL means every active item.
+ALTER TABLE check_runs DROP CONSTRAINT check_runs_trigger_check;
+ALTER TABLE check_runs ADD CONSTRAINT check_runs_trigger_check
+  CHECK (trigger IN ('manual', 'scheduled', 'pledge_registered'));
+ALTER TABLE check_runs ADD COLUMN item_scope text[];
