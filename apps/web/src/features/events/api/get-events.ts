@@ -1,5 +1,6 @@
 import {
   API,
+  type EventSortKey,
   type EventsResponse,
   type EventType,
   type Severity,
@@ -23,6 +24,8 @@ export type EventsListQuery = {
   search?: string;
   itemId?: string;
   runId?: string;
+  sort?: EventSortKey;
+  order?: 'asc' | 'desc';
 };
 
 const list = <T extends string>(values: T[] | undefined) =>
