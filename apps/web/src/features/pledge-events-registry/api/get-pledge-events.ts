@@ -14,6 +14,7 @@ export type PledgeEventsFilter = {
   pledgor?: string;
   registrationNumber?: string;
   lapsing?: boolean;
+  packageId?: string;
 };
 
 export const getPledgeEvents = (query: PledgeEventsFilter): Promise<PledgeEventsResponse> =>
