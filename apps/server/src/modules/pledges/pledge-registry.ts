@@ -10,6 +10,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { upsertItems } from '../monitoring/index.ts';
 import {
   archiveUnpledgedItems,
+  type EventContent,
   type EventRow,
   findEventByKey,
   findPledgeByNumber,
@@ -65,6 +66,20 @@ const vehicleJson = (vehicles: PledgeEventData['vehicles']): VehicleJson[] =>
     chassisNumber: v.chassisNumber,
     description: v.description,
   }));
+
+/** The stored content of a notification. */
+const eventContent = (event: PledgeEventData, key: string): EventContent => ({
+  eventKey: key,
+  registrationNumber: event.registrationNumber,
+  notificationDate: event.notificationDate,
+  pledgor: event.pledgor,
+  pledgorName: partyName(event.pledgor),
+  pledgorIdentifier: partyIdentifier(event.pledgor).identifier,
+  pledgee: event.pledgee,
+  pledgeeName: partyName(event.pledgee),
+  contract: event.contract,
+  vehicles: vehicleJson(event.vehicles),
+});
 
 const partyKey = (party: PledgeParty) => ({ type: party.type, ...partyIdentifier(party) });
 
@@ -325,16 +340,7 @@ export async function applyPledgeEvent(
     organisationId,
     pledgeId,
     kind: event.kind,
-    eventKey: key,
-    registrationNumber: event.registrationNumber,
-    notificationDate: event.notificationDate,
-    pledgor: event.pledgor,
-    pledgorName: partyName(event.pledgor),
-    pledgorIdentifier: pledgor.identifier,
-    pledgee: event.pledgee,
-    pledgeeName: partyName(event.pledgee),
-    contract: event.contract,
-    vehicles: vehicleJson(event.vehicles),
+    ...eventContent(event, key),
     source: context.source,
     uploadId: context.uploadId ?? null,
     rowNumber: context.rowNumber ?? null,
@@ -389,20 +395,7 @@ export async function correctAppliedEvent(
     // The pledge may be excluded by this very notification: only the date rule applies here.
     checkReference({ ...named, status: 'active' }, event);
   }
-  const pledgor = partyIdentifier(event.pledgor);
-  await updateEventContent(tx, old.id, {
-    eventKey: key,
-    registrationNumber: event.registrationNumber,
-    notificationDate: event.notificationDate,
-    pledgor: event.pledgor,
-    pledgorName: partyName(event.pledgor),
-    pledgorIdentifier: pledgor.identifier,
-    pledgee: event.pledgee,
-    pledgeeName: partyName(event.pledgee),
-    contract: event.contract,
-    vehicles: vehicleJson(event.vehicles),
-    userId: context.userId,
-  });
+  await updateEventContent(tx, old.id, { ...eventContent(event, key), userId: context.userId });
   // A creation's own number is the pledge's number; a corrected one replaces it.
   const base =
     event.kind === 'creation' && previous.registration_number === old.registration_number

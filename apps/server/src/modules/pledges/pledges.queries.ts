@@ -191,22 +191,44 @@ export async function insertPledge(
   return rows[0]!.id;
 }
 
+/** A notification's own content: what a correction may change, and what insertEvent stores. */
+export interface EventContent {
+  eventKey: string;
+  registrationNumber: string | null;
+  notificationDate: string;
+  pledgor: PledgeParty;
+  pledgorName: string;
+  pledgorIdentifier: string;
+  pledgee: PledgeParty;
+  pledgeeName: string;
+  contract: { name: string | null; number: string; date: string; endDate: string | null };
+  vehicles: VehicleJson[];
+}
+
+/** The content's 14 parameters, in the column order event_key … vins. */
+const contentParams = (values: EventContent) => [
+  values.eventKey,
+  values.registrationNumber,
+  values.notificationDate,
+  values.pledgor,
+  values.pledgorName,
+  values.pledgorIdentifier,
+  values.pledgee,
+  values.pledgeeName,
+  values.contract.name,
+  values.contract.number,
+  values.contract.date,
+  values.contract.endDate,
+  JSON.stringify(values.vehicles),
+  values.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin)),
+];
+
 export async function insertEvent(
   db: Queryable,
-  values: {
+  values: EventContent & {
     organisationId: string;
     pledgeId: string;
     kind: PledgeEventKind;
-    eventKey: string;
-    registrationNumber: string | null;
-    notificationDate: string;
-    pledgor: PledgeParty;
-    pledgorName: string;
-    pledgorIdentifier: string;
-    pledgee: PledgeParty;
-    pledgeeName: string;
-    contract: { name: string | null; number: string; date: string; endDate: string | null };
-    vehicles: VehicleJson[];
     source: 'form' | 'upload';
     uploadId: string | null;
     rowNumber: number | null;
@@ -224,20 +246,7 @@ export async function insertEvent(
       values.organisationId,
       values.pledgeId,
       values.kind,
-      values.eventKey,
-      values.registrationNumber,
-      values.notificationDate,
-      values.pledgor,
-      values.pledgorName,
-      values.pledgorIdentifier,
-      values.pledgee,
-      values.pledgeeName,
-      values.contract.name,
-      values.contract.number,
-      values.contract.date,
-      values.contract.endDate,
-      JSON.stringify(values.vehicles),
-      values.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin)),
+      ...contentParams(values),
       values.source,
       values.uploadId,
       values.rowNumber,
@@ -252,19 +261,7 @@ export async function insertEvent(
 export async function updateEventContent(
   db: Queryable,
   id: string,
-  values: {
-    eventKey: string;
-    registrationNumber: string | null;
-    notificationDate: string;
-    pledgor: PledgeParty;
-    pledgorName: string;
-    pledgorIdentifier: string;
-    pledgee: PledgeParty;
-    pledgeeName: string;
-    contract: { name: string | null; number: string; date: string; endDate: string | null };
-    vehicles: VehicleJson[];
-    userId: string;
-  },
+  values: EventContent & { userId: string },
 ): Promise<void> {
   await db.query(
     `UPDATE pledge_events SET event_key = $2, registration_number = $3, notification_date = $4, pledgor = $5,
@@ -272,24 +269,7 @@ export async function updateEventContent(
        contract_number = $11, contract_date = $12, contract_end_date = $13, vehicles = $14, vins = $15,
        corrected_by = $16, corrected_at = now(), package_id = NULL
      WHERE id = $1`,
-    [
-      id,
-      values.eventKey,
-      values.registrationNumber,
-      values.notificationDate,
-      values.pledgor,
-      values.pledgorName,
-      values.pledgorIdentifier,
-      values.pledgee,
-      values.pledgeeName,
-      values.contract.name,
-      values.contract.number,
-      values.contract.date,
-      values.contract.endDate,
-      JSON.stringify(values.vehicles),
-      values.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin)),
-      values.userId,
-    ],
+    [id, ...contentParams(values), values.userId],
   );
 }
 

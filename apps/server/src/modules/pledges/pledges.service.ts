@@ -170,11 +170,22 @@ export async function createPledgeEvent(options: {
     });
     return outcome;
   });
-  const row = (await getEvent(options.db, auth.organisationId, result.eventId))!;
+  return eventResponse(options.db, auth.organisationId, result.eventId, event, result);
+}
+
+/** The answer to a notification entered or corrected: the event as listed, its warnings, monitoring. */
+async function eventResponse(
+  db: pg.Pool,
+  organisationId: string,
+  eventId: string,
+  event: PledgeEventData,
+  monitoring: { added: number; archived: number },
+): Promise<CreatePledgeEventResponse> {
+  const row = (await getEvent(db, organisationId, eventId))!;
   return {
     event: toPledgeEvent(row),
     warnings: event.vehicles.map((v) => v.warning).filter((w): w is string => Boolean(w)),
-    monitoring: { added: result.added, archived: result.archived },
+    monitoring: { added: monitoring.added, archived: monitoring.archived },
   };
 }
 
@@ -305,12 +316,7 @@ export async function correctPledgeEvent(options: {
     });
     return outcome;
   });
-  const row = (await getEvent(options.db, auth.organisationId, options.eventId))!;
-  return {
-    event: toPledgeEvent(row),
-    warnings: event.vehicles.map((v) => v.warning).filter((w): w is string => Boolean(w)),
-    monitoring: result,
-  };
+  return eventResponse(options.db, auth.organisationId, options.eventId, event, result);
 }
 
 /** The content of a stored notification, for the audit row of a correction. */
