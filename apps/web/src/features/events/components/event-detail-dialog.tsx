@@ -47,7 +47,16 @@ export function EventDetailDialog({
 }) {
   const titleId = useId();
   return (
-    <Dialog open={event !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
+    <Dialog
+      open={event !== null}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      maxWidth="md"
+      fullWidth
+      sx={{
+        '& .MuiDialog-paper': { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } },
+      }}
+    >
       {event && (
         <>
           <DialogTitle id={titleId}>{event.typeLabel}</DialogTitle>

@@ -22,6 +22,8 @@ const t = texts.pledgeEventsRegistry;
 
 const PAGE_SIZE = 10;
 
+const HIDE_ON_PHONE = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 /** A package opened: its events, paged on the server (a file's package may hold thousands). */
 export function PackageEventsDialog({
   item,
@@ -34,11 +36,20 @@ export function PackageEventsDialog({
 }) {
   const titleId = useId();
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(PAGE_SIZE);
-  const events = usePledgeEvents({ page, pageSize, packageId: item.id });
+  const events = usePledgeEvents({ page, pageSize: PAGE_SIZE, packageId: item.id });
   const items = events.data?.items ?? [];
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby={titleId}
+      maxWidth="md"
+      fullWidth
+      // On a phone the list takes the screen's width (its table scrolls sideways inside).
+      sx={{
+        '& .MuiDialog-paper': { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } },
+      }}
+    >
       <DialogTitle id={titleId}>{t.packages.eventsTitle(item.name)}</DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
         <TableQueryState query={events} />
@@ -47,7 +58,7 @@ export function PackageEventsDialog({
             <TableHead>
               <TableRow>
                 <TableCell>{t.table.date}</TableCell>
-                <TableCell>{t.table.kind}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE}>{t.table.kind}</TableCell>
                 <TableCell>{t.table.pledgor}</TableCell>
                 <TableCell>{t.table.vehicles}</TableCell>
                 <TableCell>{t.table.package}</TableCell>
@@ -63,7 +74,7 @@ export function PackageEventsDialog({
                   onClick={() => onOpenEvent(event.id)}
                 >
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{ruDate(event.notificationDate)}</TableCell>
-                  <TableCell>{event.kindLabel}</TableCell>
+                  <TableCell sx={HIDE_ON_PHONE}>{event.kindLabel}</TableCell>
                   <TableCell>{event.pledgor.name}</TableCell>
                   <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
                     {event.vehicles[0] ? vehicleText(event.vehicles[0]) : texts.common.dash}
@@ -88,12 +99,9 @@ export function PackageEventsDialog({
         <ServerPagination
           count={events.data?.total}
           page={page}
-          pageSize={pageSize}
-          onChange={(nextPage, nextSize) => {
-            setPage(nextPage);
-            setPageSize(nextSize);
-          }}
-          rowsPerPageOptions={[PAGE_SIZE, 25, 50]}
+          pageSize={PAGE_SIZE}
+          onChange={(nextPage) => setPage(nextPage)}
+          rowsPerPageOptions={[PAGE_SIZE]}
           labelDisplayedRows={({ from, to, count }) => t.table.of(from, to, count)}
         />
       </DialogContent>
