@@ -6,7 +6,7 @@ import { recheckItemsJob } from '../checks/jobs/recheck-items.job.ts';
 import { processCheckBatch } from '../checks/runs/check-batch.service.ts';
 import { listBatchNumbers } from '../checks/runs/runs.queries.ts';
 import { planCheckRun, startCheckRun } from '../checks/runs/runs.service.ts';
-import { addItems } from '../checks/testing/checks-test-helpers.ts';
+import { addItems, importRecords } from '../checks/testing/checks-test-helpers.ts';
 
 const { app, config } = await buildTestApp();
 const context = { db: app.db, config, queue: app.queue, log: app.log, mailer: app.mailer } as JobContext;
@@ -188,7 +188,7 @@ describe('a package opened to list its events', () => {
 });
 
 describe('a registered package', () => {
-  it('queues a check of its vehicles only, which runs once the organisation has no other run', async () => {
+  it('queues a check of its vehicles only, which runs once the organisation has no other run and shows the registry confirming them', async () => {
     const { maker, checker } = await team();
     // Three VINs in identifier order: the package holds the outer two, the middle one is another item.
     const [first, middle, last] = [makeVin(), makeVin(), makeVin()].sort();
@@ -201,6 +201,23 @@ describe('a registered package', () => {
     const url = `/api/v1/pledges/packages/${pkg.id}`;
     await send('POST', `${url}/transition`, checker, { action: 'approve' });
     await send('POST', `${url}/transition`, maker, { action: 'send' });
+    // The registry gave the first notification its number, and the registry's data (the `pledges`
+    // dataset, loaded by platform staff) holds that notice.
+    const notice = `2025-002-${String(serial).padStart(6, '0')}-001`;
+    const numbers = await send('PUT', `${url}/registration-numbers`, maker, {
+      items: [{ eventId: ids[0], registeredNumber: notice }],
+    });
+    expect(numbers.statusCode, numbers.body).toBe(200);
+    const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
+    await importRecords(app, staff.token, 'pledges', [
+      {
+        vin: first,
+        notice_number: notice,
+        status: 'active',
+        registered_at: '2025-01-16',
+        pledgee: 'ПАО Сбербанк',
+      },
+    ]);
     const queued = async () =>
       (
         await app.db.query<{
@@ -258,5 +275,18 @@ describe('a registered package', () => {
       [maker.organisationId],
     );
     expect(checked.map((row) => row.identifier)).toEqual([first, last]);
+    // The first vehicle's finding is now the registry's own record: confirmed, not «unverified».
+    const { rows: snapshot } = await app.db.query<{
+      findings: { key: string; payload: Record<string, unknown> }[];
+    }>(
+      `SELECT findings FROM finding_snapshots WHERE organisation_id = $1 AND source_type = 'pledges' AND identifier = $2`,
+      [maker.organisationId, first],
+    );
+    expect(snapshot[0]!.findings).toHaveLength(1);
+    expect(snapshot[0]!.findings[0]).toMatchObject({
+      key: notice,
+      payload: { notice_number: notice, status: 'active' },
+    });
+    expect(snapshot[0]!.findings[0]!.payload.verified).toBeUndefined();
   });
 });
