@@ -113,9 +113,14 @@ describe('a notification the registry rejected', () => {
     expect(approve.statusCode).toBe(403);
     expect(approve.json().message).toContain('внесли вы');
 
-    // The rejected package still lists the event it held.
+    // The rejected package still lists and counts the event it held.
     const listed = await send('GET', `/api/v1/pledges/events?packageId=${packageId}`, maker);
     expect(listed.json().items.map((e: { id: string }) => e.id)).toEqual([eventId]);
+    expect((await send('GET', `/api/v1/pledges/packages/${packageId}`, maker)).json()).toMatchObject({
+      status: 'rejected',
+      eventsCount: 1,
+      kinds: { creation: 1 },
+    });
     const history = (await send('GET', `/api/v1/pledges/events/${eventId}`, maker)).json();
     expect(history).toMatchObject({
       status: 'draft',

@@ -583,6 +583,16 @@ export interface PackageRow {
 /** Package history actions that change what the package contains. */
 export const PACKAGE_CONTENT_ACTIONS = ['created', 'events_added', 'events_removed'];
 
+/**
+ * The events a package holds (kind, registered number): its current ones, and for a rejected package
+ * also those it held when the registry rejected it (they may since be in a new package), as its events
+ * list shows them. Two index lookups, never a scan of every event.
+ */
+const PACKAGE_HELD = `(SELECT kind, registered_number FROM pledge_events WHERE package_id = k.id
+   UNION ALL
+   SELECT e.kind, e.registered_number FROM pledge_event_rejections r JOIN pledge_events e ON e.id = r.event_id
+    WHERE k.status = 'rejected' AND r.package_id = k.id AND e.package_id IS DISTINCT FROM k.id)`;
+
 const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.origin, k.upload_id, k.status,
     k.created_by, cu.full_name AS created_by_name, k.approved_by, au.full_name AS approved_by_name,
     k.approved_at, k.sent_at, k.registered_at, k.rejection_reason, k.created_at, k.updated_at,
@@ -600,8 +610,8 @@ const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.orig
   LEFT JOIN LATERAL (
     SELECT count(*) AS events_count, count(*) FILTER (WHERE registered_number IS NOT NULL) AS registered_count,
            (SELECT jsonb_object_agg(kind, n) FROM (
-              SELECT kind, count(*)::int AS n FROM pledge_events WHERE package_id = k.id GROUP BY kind) g) AS kinds
-      FROM pledge_events WHERE package_id = k.id
+              SELECT kind, count(*)::int AS n FROM ${PACKAGE_HELD} h GROUP BY kind) g) AS kinds
+      FROM ${PACKAGE_HELD} h
   ) s ON true`;
 
 export async function findPackages(
