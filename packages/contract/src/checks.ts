@@ -381,6 +381,10 @@ const booleanQuery = z.preprocess(
   z.boolean().optional(),
 );
 
+/** Columns the events table sorts by on the server, each backed by an index (0022_event_sort_indexes.sql). */
+export const EVENT_SORT_KEYS = ['detectedAt', 'severity', 'type', 'source'] as const;
+export type EventSortKey = (typeof EVENT_SORT_KEYS)[number];
+
 export const eventsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
@@ -401,6 +405,14 @@ export const eventsQuerySchema = z.object({
     .max(100)
     .optional()
     .describe('Поиск по VIN/номеру документа, метке, номеру договора'),
+  sort: z
+    .enum(EVENT_SORT_KEYS, { error: 'Сортировка: detectedAt, severity, type или source' })
+    .default('detectedAt')
+    .describe('Столбец сортировки; при равенстве — по времени в том же направлении'),
+  order: z
+    .enum(['asc', 'desc'], { error: 'Направление сортировки: asc или desc' })
+    .default('desc')
+    .describe('asc — по возрастанию, desc — по убыванию (по умолчанию — новые и важные сверху)'),
 });
 export type EventsQuery = z.input<typeof eventsQuerySchema>;
 export const eventsResponseSchema = z.object({
@@ -436,10 +448,12 @@ export const CHECK_RUN_STATUS_LABELS: Record<(typeof CHECK_RUN_STATUSES)[number]
   completed_with_errors: 'Завершена с ошибками источников',
   failed: 'Ошибка',
 };
-export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled'] as const;
-export const CHECK_RUN_TRIGGER_LABELS: Record<(typeof CHECK_RUN_TRIGGERS)[number], string> = {
+export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled', 'pledge_registered'] as const;
+export type CheckRunTrigger = (typeof CHECK_RUN_TRIGGERS)[number];
+export const CHECK_RUN_TRIGGER_LABELS: Record<CheckRunTrigger, string> = {
   manual: 'Вручную',
   scheduled: 'По расписанию',
+  pledge_registered: 'После регистрации пакета залогов (только его ТС)',
 };
 
 export const checkRunSourceProgressSchema = z.object({

@@ -6,6 +6,7 @@ import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
 import { pledgeLapseJob } from '../modules/checks/jobs/pledge-lapse.job.ts';
+import { recheckItemsJob } from '../modules/checks/jobs/recheck-items.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
 import { sourceAlertsJob } from '../modules/checks/jobs/source-alerts.job.ts';
 import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
@@ -23,6 +24,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   notificationDigestsJob,
   planCheckRunJob,
   checkBatchJob,
+  recheckItemsJob,
   scheduledChecksJob,
   pruneAuthAttemptsJob,
   sourceAlertsJob,

@@ -88,6 +88,17 @@ export const pledgeEndpoints = {
     response: pledgeEventDetailSchema,
     errors: [401, 404, 422],
   }),
+  correctEvent: defineEndpoint({
+    method: 'PUT',
+    path: '/api/v1/pledges/events/:id',
+    tags: ['pledges'],
+    summary:
+      'Исправить уведомление без пакета или с отказом реестра (вид не меняется, залог тот же); после исправления его можно включить в новый пакет',
+    params: pledgeParams,
+    body: pledgeEventInputSchema,
+    response: createPledgeEventResponseSchema,
+    errors: [401, 403, 404, 409, 422],
+  }),
   packages: defineEndpoint({
     method: 'GET',
     path: '/api/v1/pledges/packages',

@@ -59,6 +59,7 @@ export const pledgePackageRoutes: FastifyPluginAsync<{ config: AppConfig }> = as
   route(fastify, endpoints.transitionPackage, { onRequest: writers }, async (request) =>
     transitionPackage({
       db: fastify.db,
+      queue: fastify.queue,
       auth: requireAuth(request),
       packageId: request.params.id,
       action: request.body.action,

@@ -8,7 +8,12 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { contentTypeOf, createUpload, uploadTemplateFile } from '../uploads/index.ts';
 import { pledgePackageRoutes } from './pledge-packages.routes.ts';
 import { fileOf } from './pledge-routes-shared.ts';
-import { createPledgeEvent, findPledgeEvents, getPledgeEvent } from './pledges.service.ts';
+import {
+  correctPledgeEvent,
+  createPledgeEvent,
+  findPledgeEvents,
+  getPledgeEvent,
+} from './pledges.service.ts';
 
 /**
  * The pledge registry: `POST /monitoring/regular-check/upload-events` (the seed's call: a file of
@@ -58,6 +63,15 @@ export const pledgeRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
 
   route(fastify, endpoints.event, { onRequest: fastify.authenticate }, async (request) =>
     getPledgeEvent({ db: fastify.db, auth: requireAuth(request), eventId: request.params.id }),
+  );
+
+  route(fastify, endpoints.correctEvent, { onRequest: writers }, async (request) =>
+    correctPledgeEvent({
+      db: fastify.db,
+      auth: requireAuth(request),
+      eventId: request.params.id,
+      event: request.body,
+    }),
   );
 
   await fastify.register(pledgePackageRoutes, { config });

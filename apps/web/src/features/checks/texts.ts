@@ -70,6 +70,10 @@ export const texts = {
       resetCache: 'Сбросить кэш',
       resetAll: 'Сбросить весь кэш',
       cacheCleared: (count: string) => `Кэш сброшен, удалено ответов: ${count}`,
+      confirmResetTitle: 'Сбросить кэш?',
+      confirmReset: (what: string) =>
+        `Сохранённые ответы (${what}) будут удалены без возврата: следующие проверки снова обратятся к источникам и займут больше времени.`,
+      allSources: 'все источники',
     },
     import: {
       title: (name: string) => `Новая версия данных: ${name}`,

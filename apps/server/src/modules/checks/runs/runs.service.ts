@@ -99,6 +99,33 @@ export async function startCheckRun(
   return toCheckRun((await getCheckRunRow(options.db, id))!, []);
 }
 
+/**
+ * A run over some items only (the vehicles of a just-registered pledge package), queued like any
+ * other. Returns null while the organisation has an unfinished run: the caller tries again later.
+ */
+export async function startScopedCheckRun(options: {
+  db: pg.Pool;
+  queue: JobQueue;
+  config: Pick<AppConfig, 'checkBatchSize'>;
+  organisationId: string;
+  trigger: 'pledge_registered';
+  identifiers: string[];
+}): Promise<string | null> {
+  return withTransaction(options.db, async (tx) => {
+    const runId = await insertCheckRun(tx, {
+      organisationId: options.organisationId,
+      trigger: options.trigger,
+      createdBy: null,
+      batchSize: options.config.checkBatchSize,
+      itemScope: options.identifiers,
+    });
+    if (runId) {
+      await options.queue.send(planCheckRunMessage, { runId }, { db: tx });
+    }
+    return runId;
+  });
+}
+
 /** Cuts the run into batches and queues one job per batch, in one transaction. */
 export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runId: string }): Promise<void> {
   await withTransaction(options.db, async (tx) => {
@@ -110,6 +137,7 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
       id: run.id,
       organisationId: run.organisation_id,
       batchSize: run.batch_size,
+      itemScope: run.item_scope,
     });
     const now = new Date();
     if (planned.batches === 0) {

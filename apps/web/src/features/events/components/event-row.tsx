@@ -1,4 +1,5 @@
 import DraftsOutlinedIcon from '@mui/icons-material/DraftsOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import MarkEmailUnreadOutlinedIcon from '@mui/icons-material/MarkEmailUnreadOutlined';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -9,36 +10,24 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { MonitoringEvent } from '@pledgewatch/contract';
-import { DOCUMENT_TYPES, formatDocument, isDocumentType } from '@pledgewatch/identifiers';
 import { Link as RouterLink } from 'react-router';
 import { SeverityChip } from '@/components/ui/severity-chip';
-import { paths } from '@/config/paths';
 import { texts } from '@/features/events/texts';
 import { formatMoscowDateTime } from '@/lib/format';
 import { changeSummary } from './change-summary';
+import { displayIdentifier, itemHref, kindLabel } from './event-item';
 
 const t = texts.events;
-
-const itemHref = (item: MonitoringEvent['item']) =>
-  `${paths.monitoringItems.getHref()}?${new URLSearchParams({ ...(item.kind === 'document' ? { entity: 'document' } : {}), item: item.id })}`;
-
-/** «45 06 123456» for documents, the VIN as is. */
-const displayIdentifier = (item: MonitoringEvent['item']) =>
-  item.kind === 'document' && isDocumentType(item.documentType)
-    ? formatDocument(item.documentType, item.identifier)
-    : item.identifier;
-
-const kindLabel = (item: MonitoringEvent['item']) =>
-  item.kind === 'document' && isDocumentType(item.documentType) ? DOCUMENT_TYPES[item.documentType] : t.vin;
 
 type EventRowProps = {
   event: MonitoringEvent;
   pending: boolean;
   onToggleRead: (event: MonitoringEvent) => void;
+  onOpen: (event: MonitoringEvent) => void;
 };
 
 /** One event; unread ones are bold until marked read. */
-export function EventRow({ event, pending, onToggleRead }: EventRowProps) {
+export function EventRow({ event, pending, onToggleRead, onOpen }: EventRowProps) {
   const weight = event.read ? undefined : 700;
   const summary = changeSummary(event.before, event.after);
   return (
@@ -86,7 +75,12 @@ export function EventRow({ event, pending, onToggleRead }: EventRowProps) {
         ))}
       </TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMoscowDateTime(event.detectedAt)}</TableCell>
-      <TableCell align="right">
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        <Tooltip title={t.detail.open}>
+          <IconButton size="small" aria-label={t.detail.open} onClick={() => onOpen(event)}>
+            <InfoOutlinedIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
         <Tooltip title={event.read ? t.markUnread : t.markRead}>
           <span>
             <IconButton

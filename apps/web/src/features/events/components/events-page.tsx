@@ -9,7 +9,9 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import type { MonitoringEvent } from '@pledgewatch/contract';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import type { EventSortKey, MonitoringEvent } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { Page } from '@/components/ui/page';
 import { ServerPagination } from '@/components/ui/server-pagination';
@@ -19,17 +21,19 @@ import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';
 import { useMarkEventsRead } from '../api/mark-events-read';
+import { EventDetailDialog } from './event-detail-dialog';
 import { EventRow } from './event-row';
 import { EventsFilters } from './events-filters';
-import { hasFilters, toEventsQuery, useEventsView } from './use-events-view';
+import { type EventsView, hasFilters, toEventsQuery, useEventsView } from './use-events-view';
 
 const t = texts.events;
 
-/** What the regular checks found, newest first; filters and page live in the URL. */
+/** What the regular checks found, newest first unless sorted; filters, sort and page live in the URL. */
 export default function EventsPage() {
   const { view, update, reset } = useEventsView();
   const events = useEvents(toEventsQuery(view));
   const mark = useMarkEventsRead({ onError: (error) => toast.error(getErrorMessage(error)) });
+  const [opened, setOpened] = useState<MonitoringEvent | null>(null);
   const items = events.data?.items ?? [];
   const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
 
@@ -74,11 +78,11 @@ export default function EventsPage() {
             <TableHead>
               <TableRow>
                 <TableCell>{t.columns.item}</TableCell>
-                <TableCell>{t.columns.type}</TableCell>
-                <TableCell>{t.columns.severity}</TableCell>
-                <TableCell>{t.columns.source}</TableCell>
+                <SortableHeader column="type" view={view} onSort={update} />
+                <SortableHeader column="severity" view={view} onSort={update} />
+                <SortableHeader column="source" view={view} onSort={update} />
                 <TableCell>{t.columns.change}</TableCell>
-                <TableCell>{t.columns.detectedAt}</TableCell>
+                <SortableHeader column="detectedAt" view={view} onSort={update} />
                 <TableCell align="right">{texts.common.actions}</TableCell>
               </TableRow>
             </TableHead>
@@ -89,6 +93,7 @@ export default function EventsPage() {
                   event={event}
                   pending={mark.isPending && (mark.variables?.ids.includes(event.id) ?? false)}
                   onToggleRead={toggle}
+                  onOpen={setOpened}
                 />
               ))}
               {events.data && items.length === 0 && (
@@ -104,6 +109,43 @@ export default function EventsPage() {
           onChange={(page, pageSize) => update({ page, pageSize })}
         />
       </Paper>
+      <EventDetailDialog event={opened} onClose={() => setOpened(null)} />
     </Page>
+  );
+}
+
+/**
+ * A column header that sorts the list on the server. A new column starts in its natural direction
+ * (time and importance: highest first; type and source: A→Z); the sorted one flips.
+ */
+function SortableHeader({
+  column,
+  view,
+  onSort,
+}: {
+  column: EventSortKey;
+  view: EventsView;
+  onSort: (changes: { sort: string | null; order: string | null }) => void;
+}) {
+  const active = view.sort === column;
+  const natural = column === 'detectedAt' || column === 'severity' ? 'desc' : 'asc';
+  const next = active ? (view.order === 'asc' ? 'desc' : 'asc') : natural;
+  return (
+    <TableCell sortDirection={active ? view.order : false}>
+      <TableSortLabel
+        active={active}
+        direction={active ? view.order : natural}
+        onClick={() =>
+          onSort(
+            column === 'detectedAt' && next === 'desc'
+              ? { sort: null, order: null }
+              : { sort: column, order: next },
+          )
+        }
+        aria-label={t.sortBy(t.columns[column])}
+      >
+        {t.columns[column]}
+      </TableSortLabel>
+    </TableCell>
   );
 }

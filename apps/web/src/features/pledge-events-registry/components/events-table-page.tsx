@@ -68,7 +68,8 @@ export default function EventsTablePage() {
     setPage(1);
   };
   const items = events.data?.items ?? [];
-  const free = items.filter((event) => event.package === null);
+  // Events in no package, or in one the registry rejected, may go into a new package.
+  const free = items.filter((event) => event.package === null || event.status === 'rejected');
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);

@@ -5,7 +5,9 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { type Member, type MemberStatus, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { texts } from '@/features/users/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -21,8 +23,12 @@ const STATUS_COLORS: Record<MemberStatus, 'success' | 'info' | 'default'> = {
 
 /** One member: role can be changed inline; an admin cannot demote or disable themselves. */
 export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean }) {
+  const [confirming, setConfirming] = useState(false);
   const update = useUpdateUser({
-    onSuccess: () => toast.success(t.updated),
+    onSuccess: () => {
+      setConfirming(false);
+      toast.success(t.updated);
+    },
     onError: (error) => toast.error(getErrorMessage(error)),
   });
   const name = member.fullName || member.email;
@@ -65,10 +71,23 @@ export function UserRow({ member, isSelf }: { member: Member; isSelf: boolean })
           color={member.active ? 'error' : 'primary'}
           disabled={isSelf}
           loading={update.isPending && update.variables?.data.active !== undefined}
-          onClick={() => update.mutate({ id: member.id, data: { active: !member.active } })}
+          onClick={() =>
+            // Disabling ends the member's sessions at once: it asks first; enabling does not.
+            member.active ? setConfirming(true) : update.mutate({ id: member.id, data: { active: true } })
+          }
         >
           {member.active ? t.deactivate : t.activate}
         </Button>
+        <ConfirmDialog
+          open={confirming}
+          title={t.confirmDeactivateTitle}
+          message={t.confirmDeactivate(name)}
+          confirmLabel={t.deactivate}
+          danger
+          pending={update.isPending}
+          onConfirm={() => update.mutate({ id: member.id, data: { active: false } })}
+          onClose={() => setConfirming(false)}
+        />
       </TableCell>
     </TableRow>
   );
