@@ -1,0 +1,179 @@
+import { type UploadDetail, type UploadStatus, uploadDetailSchema } from '@pledgewatch/contract';
+import { uploadEndpoints } from '@pledgewatch/contract/endpoints/uploads';
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UploadSendingView } from '@/components/uploads/upload-flow';
+import { uploadQueryOptions } from '@/features/monitoring-upload/api/get-upload';
+import UploadTablePage, {
+  flowTexts as itemsTexts,
+} from '@/features/monitoring-upload/components/upload-table-page';
+import { pledgeUploadQueryOptions } from '@/features/pledge-upload-events/api/get-pledge-upload';
+import UploadEventsTablePage, {
+  flowTexts as eventsTexts,
+} from '@/features/pledge-upload-events/components/upload-events-table-page';
+import { meQueryOptions } from '@/lib/auth';
+import { meAnswer } from '@/testing/fixtures';
+import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
+
+const UPLOAD_ID = '7d0f2c1e-0000-4000-8000-0000000000c1';
+
+const detail = (status: UploadStatus, kind: UploadDetail['kind']): UploadDetail => ({
+  id: UPLOAD_ID,
+  kind,
+  fileName: 'bank-list.csv',
+  fileSize: 2048,
+  format: 'csv',
+  encoding: 'utf-8',
+  delimiter: ';',
+  status,
+  statusLabel: `метка ${status}`,
+  autoConfirm: false,
+  progress: { rowsProcessed: 3, percent: status === 'received' ? null : 40 },
+  counts: { rows: 3, accepted: 2, restored: 0, duplicates: 0, rejected: 1 },
+  errorMessage: status === 'failed' ? 'Файл повреждён' : null,
+  author: null,
+  createdAt: '2026-02-01T09:00:00.000Z',
+  updatedAt: '2026-02-01T09:00:00.000Z',
+  finishedAt: null,
+  columns: [{ field: 'vin', title: 'VIN', header: 'VIN' }],
+  ignoredColumns: [],
+  preview: [
+    {
+      rowNumber: 2,
+      kind: 'vin',
+      documentType: null,
+      identifier: 'XTA210990Y2765432',
+      displayIdentifier: 'XTA210990Y2765432',
+      label: 'Lada 2109',
+      contractNumber: 'КД-15/2024',
+      pledgorName: 'Петров Пётр',
+      warning: null,
+    },
+  ],
+  errors: [{ rowNumber: 4, field: 'vin', message: 'VIN: 17 символов', values: { vin: 'BADVIN' } }],
+});
+
+const kinds = [
+  {
+    name: 'monitoring items',
+    kind: 'items',
+    page: <UploadTablePage />,
+    texts: itemsTexts,
+    query: uploadQueryOptions,
+    title: 'Загрузка из файла',
+    doneButtons: ['Открыть портфель', 'Загрузить другой файл', 'История загрузок'],
+  },
+  {
+    name: 'pledge events',
+    kind: 'pledge_events',
+    page: <UploadEventsTablePage />,
+    texts: eventsTexts,
+    query: pledgeUploadQueryOptions,
+    title: 'Файл уведомлений о залоге',
+    doneButtons: ['Открыть реестр', 'Открыть пакеты', 'Загрузить другой файл'],
+  },
+] as const;
+
+afterEach(() => vi.unstubAllGlobals());
+
+const render = async (
+  kind: (typeof kinds)[number],
+  status: UploadStatus | null,
+  role: 'analyst' | 'viewer' = 'analyst',
+) => {
+  stubApi([
+    meAnswer(role),
+    ...(status
+      ? [
+          {
+            path: uploadEndpoints.detail.path.replace(':id', UPLOAD_ID),
+            schema: uploadDetailSchema,
+            body: detail(status, kind.kind),
+          },
+        ]
+      : []),
+  ]);
+  return renderRoute({
+    path: '*',
+    url: status ? `/upload/table?upload=${UPLOAD_ID}` : '/upload/table',
+    element: kind.page,
+    prefetch: (queryClient) =>
+      Promise.all([
+        queryClient.prefetchQuery(meQueryOptions()),
+        status ? queryClient.prefetchQuery(kind.query(UPLOAD_ID)) : null,
+      ]),
+  });
+};
+
+const html = (node: ReactNode) => renderToString(node);
+
+describe.each(kinds)('the upload table page of $name (shared flow)', (kind) => {
+  it('starts with the file box and the template links', async () => {
+    const page = await render(kind, null);
+    expect(textsOf(page, 'h2')).toEqual([kind.title]);
+    expect(page).toContain('data-testid="drop-zone"');
+    expect(visibleText(page)).toContain('Выбрать файл');
+    expect(visibleText(page)).toContain(kind.texts.templateHint);
+  });
+
+  it('shows a viewer the notice instead of the file box', async () => {
+    const page = await render(kind, null, 'viewer');
+    expect(page).not.toContain('data-testid="drop-zone"');
+    expect(textsOf(page, 'h2')).toEqual([]);
+  });
+
+  it('sends with a progress bar and a cancel button', () => {
+    const file = new File(['VIN\n'], 'bank-list.csv');
+    const page = html(
+      <UploadSendingView texts={kind.texts} sending={{ file, percent: 40 }} onCancel={() => {}} />,
+    );
+    expect(page).toContain('data-testid="upload-sending"');
+    expect(page).toContain(`aria-label="${kind.texts.sending}"`);
+    expect(page).toContain('aria-valuenow="40"');
+    expect(visibleText(page)).toContain('bank-list.csv · ');
+    expect(textsOf(page, 'button')).toEqual(['Отмена']);
+  });
+
+  it.each(['received', 'validating', 'importing'] as const)('shows progress while %s', async (status) => {
+    const page = await render(kind, status);
+    expect(page).toContain(`data-status="${status}"`);
+    expect(textsOf(page, 'h2')).toEqual(['bank-list.csv']);
+    expect(page).toContain(
+      `aria-label="${status === 'importing' ? kind.texts.importing : kind.texts.validating}"`,
+    );
+    expect(textsOf(page, 'button')).toEqual([]);
+  });
+
+  it('previews the checked rows with the error rows, confirm and cancel', async () => {
+    const page = await render(kind, 'validated');
+    const text = visibleText(page);
+    expect(text).toContain(kind.texts.previewHint);
+    expect(text).toContain('XTA210990Y2765432');
+    expect(text).toContain('VIN: 17 символов');
+    expect(page).toContain('data-testid="upload-counts"');
+    expect(textsOf(page, 'button')).toEqual([kind.texts.confirm, kind.texts.cancel]);
+  });
+
+  it.each(['done', 'done_with_errors'] as const)(
+    'shows the result when %s, with the end buttons',
+    async (status) => {
+      const page = await render(kind, status);
+      const text = visibleText(page);
+      expect(page).toContain('data-testid="upload-result"');
+      expect(text).toContain(status === 'done' ? kind.texts.done : kind.texts.doneWithErrors);
+      expect(text).toContain('VIN: 17 символов');
+      const at = kind.doneButtons.map((label) => text.indexOf(label));
+      expect(at.every((index) => index >= 0)).toBe(true);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
+    },
+  );
+
+  it.each(['failed', 'cancelled'] as const)('says why when %s and offers another file', async (status) => {
+    const page = await render(kind, status);
+    const text = visibleText(page);
+    expect(text).toContain(status === 'failed' ? 'Файл повреждён' : kind.texts.cancelled);
+    expect(text).toContain(kind.texts.another);
+    expect(page).not.toContain('data-testid="upload-result"');
+  });
+});
