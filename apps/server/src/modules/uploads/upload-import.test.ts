@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { JobContext } from '../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
+import { itemsUpload } from './kinds/items-upload.ts';
 import { createUpload } from './uploads.service.ts';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
@@ -96,6 +97,25 @@ describe('portfolio import (issue #15)', () => {
       (await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('повтор')}`, user)).json()
         .total,
     ).toBe(0);
+  });
+
+  it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {
+    const user = await createSignedInUser(app);
+    const merge = vi.spyOn(itemsUpload, 'afterImport').mockRejectedValue(new Error('not the owner'));
+    try {
+      const vin = makeVin();
+      const uploadId = await importCsv(user, ['VIN;Метка', `${vin};Слияние не удалось`].join('\n'));
+      expect(merge).toHaveBeenCalledOnce();
+      expect((await get(`/api/v1/monitoring/uploads/${uploadId}`, user)).json()).toMatchObject({
+        status: 'done',
+      });
+      const found = (
+        await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('слияние не')}`, user)
+      ).json();
+      expect(found.items.map((item: { identifier: string }) => item.identifier)).toEqual([vin]);
+    } finally {
+      merge.mockRestore();
+    }
   });
 
   it('an organisation deleted takes its items and statistics labels with it (triggers instead of row checks)', async () => {

@@ -364,10 +364,7 @@ export async function importUpload(
   return imported ? upload.kind : null;
 }
 
-/**
- * After an upload's import committed (its rows are in the list): the kind's deferred work. A failure
- * here is not the upload's: the rows stay, and autovacuum merges a pending search list too.
- */
+/** After an upload's import committed (its rows are in the list): the kind's deferred work. */
 export async function settleImport(context: PipelineContext, kind: UploadRow['kind']): Promise<void> {
   await uploadKindHandler(kind).afterImport?.(context.db);
 }
