@@ -1,3 +1,3 @@
 /** The monitoring module's public entry: the portfolio item rules and writes other modules share. */
 export { displayIdentifier, validateItemRow } from './item-rules.ts';
-export { upsertItems } from './monitoring.queries.ts';
+export { mergeSearchIndexes, upsertItems } from './monitoring.queries.ts';

@@ -27,8 +27,11 @@ const LAST_CHECKED = `${LAST_CHECKED_VALUE} AS last_checked_at`;
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
   status, origin, upload_id, created_at, updated_at, archived_at, ${LAST_CHECKED}`;
 
-/** Must stay identical to the expression of monitoring_items_search_idx, or the index is not used. */
-export const SEARCH_EXPRESSION = `lower(identifier || ' ' || coalesce(label, '') || ' ' || coalesce(contract_number, ''))`;
+/**
+ * The text a search matches: lower(identifier, label, contract number), stored by the table
+ * (0025_items_search_text.sql) and indexed by monitoring_items_search_text_idx (trigrams).
+ */
+export const SEARCH_EXPRESSION = 'search_text';
 
 /**
  * Sort keys → expressions; the values are the only text ever put into ORDER BY. Each must match the
@@ -78,8 +81,20 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${ch
  * reports an estimated total: counting 200,000 matches exactly on every page costs more than the page.
  */
 export const SEARCH_EXACT_TOTAL_MAX = 10_000;
-/** Rows of the sort index a frequent term's page walks before falling back to sorting the matches. */
-const SEARCH_WALK_ROWS = 20_000;
+/**
+ * Rows of the sort index a frequent term's page walks before falling back to sorting the matches:
+ * a few times the rows that hold the page if the matches were spread evenly, within these bounds.
+ * A term whose matches cluster away from the start of the order (one make's VINs sort together)
+ * fails the walk whatever its length, so a short walk wastes little.
+ */
+const SEARCH_WALK_MIN = 2_000;
+const SEARCH_WALK_MAX = 20_000;
+
+/** How far a frequent term's page walks the sort index (see SEARCH_WALK_MIN). */
+export function searchWalkRows(options: { scopeRows: number; matches: number; pageEnd: number }): number {
+  const spread = (options.pageEnd * Math.max(1, options.scopeRows)) / Math.max(1, options.matches);
+  return Math.min(SEARCH_WALK_MAX, Math.max(SEARCH_WALK_MIN, Math.ceil(4 * spread)));
+}
 
 /** The planner's row estimate of a query: a few milliseconds, whatever the number of matches. */
 async function estimateRows(db: Queryable, sql: string, params: unknown[]): Promise<number> {
@@ -156,31 +171,45 @@ export async function findItems(
 
   const matches = `SELECT 1 FROM monitoring_items WHERE ${where}`;
   const estimate = await estimateRows(db, matches, params);
-  // The matches sorted: only their ids and sort keys, then the page's rows. A few matches come from
-  // the trigram index; many matches that cluster in the sort order (one make's VINs sort together)
-  // end here too, as walking the sort index would read most of the portfolio.
+  // The matches sorted: only their ids and sort keys (OFFSET 0 keeps the planner on the trigram
+  // index rather than walking the sort index), then the page's rows. A few matches come from the
+  // trigram index; many matches that cluster in the sort order end here too, as walking the sort
+  // index would read most of the portfolio.
   const key = filter.sort === 'lastCheckedAt' ? LAST_CHECKED_VALUE : column;
-  const sorted = () =>
-    db.query<ItemRow>(
-      `WITH hits AS MATERIALIZED (SELECT id, ${key} AS k FROM monitoring_items WHERE ${where})
-       SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-         SELECT id FROM hits ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+  const sorted = (withTotal: boolean) =>
+    db.query<ItemRow & { total?: number }>(
+      `WITH page AS (
+         SELECT id${withTotal ? ', count(*) OVER () AS total' : ''}
+           FROM (SELECT id, ${key} AS k FROM monitoring_items WHERE ${where} OFFSET 0) hits
+          ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+       SELECT ${ITEM_COLUMNS}${withTotal ? ', (SELECT max(total) FROM page)::int AS total' : ''}
+         FROM monitoring_items WHERE id IN (SELECT id FROM page)
        ${order}`,
       page,
     );
   if (estimate < (filter.exactTotalMax ?? SEARCH_EXACT_TOTAL_MAX)) {
-    const [items, count] = await Promise.all([
-      sorted(),
-      db.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM monitoring_items WHERE ${where}`,
-        params,
-      ),
-    ]);
-    return { items: items.rows, total: count.rows[0]!.count, totalIsEstimate: false };
+    // One pass over the matches gives the page and their number (a window count before the limit).
+    const { rows } = await sorted(true);
+    if (rows.length > 0 || filter.offset === 0) {
+      const total = rows[0]?.total ?? 0;
+      return { items: rows.map(({ total: _, ...item }) => item), total, totalIsEstimate: false };
+    }
+    const count = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM monitoring_items WHERE ${where}`,
+      params,
+    );
+    return { items: [], total: count.rows[0]!.count, totalIsEstimate: false };
   }
   // A frequent term: its matches are dense, so the page is usually among the first rows of the sort
   // index. Walk a bounded stretch of it; when the page is not there, sort the matches.
-  const walkRows = Math.trunc(filter.walkRows ?? SEARCH_WALK_ROWS);
+  const walkRows = Math.trunc(
+    filter.walkRows ??
+      searchWalkRows({
+        scopeRows: await countItems(db, filter.organisationId, filter.kind, filter.statuses),
+        matches: estimate,
+        pageEnd: filter.offset + filter.limit,
+      }),
+  );
   const walked = await db.query<ItemRow>(
     filter.sort === 'lastCheckedAt'
       ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
@@ -193,16 +222,16 @@ export async function findItems(
             ORDER BY w.last_checked_at ${direction}, w.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ORDER BY last_checked_at ${direction}, id ${direction}`
       : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-           SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} AS text FROM monitoring_items
+           SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} FROM monitoring_items
                             WHERE ${scope} ${order} LIMIT ${walkRows}) w
-            WHERE ${match.replaceAll(SEARCH_EXPRESSION, 'text')}
+            WHERE ${match}
             ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ${order}`,
     page,
   );
   let items = walked.rows;
   if (items.length < filter.limit) {
-    items = (await sorted()).rows;
+    items = (await sorted(false)).rows;
   }
   if (items.length < filter.limit && (items.length > 0 || filter.offset === 0)) {
     // The last page: the number of matches is known exactly.
@@ -210,6 +239,18 @@ export async function findItems(
   }
   const seen = filter.offset + items.length + 1;
   return { items, total: Math.max(roundEstimate(estimate), seen), totalIsEstimate: true };
+}
+
+/**
+ * Merges the search index entries that inserts left in the trigram indexes' pending lists (the
+ * items' search text and the statistics label dictionary, 0025_items_search_text.sql) into the
+ * indexes proper. Searches are complete before it, only slower while the lists are long.
+ */
+export async function mergeSearchIndexes(db: Queryable): Promise<void> {
+  await db.query(
+    `SELECT gin_clean_pending_list('monitoring_items_search_text_idx'::regclass),
+            gin_clean_pending_list('statistics_labels_search_idx'::regclass)`,
+  );
 }
 
 export async function getItem(

@@ -303,17 +303,19 @@ export async function validateUpload(
 /**
  * Import phase, in one transaction: either every staged row lands (with the upload marked done and
  * its staging dropped) or none does. A failed attempt is retried; the last one marks the upload failed.
+ * Returns the kind when this call imported (the caller runs settleImport after it), else null.
  */
 export async function importUpload(
   context: PipelineContext,
   uploadId: string,
   options: { lastAttempt: boolean },
-): Promise<void> {
+): Promise<UploadRow['kind'] | null> {
   const { db } = context;
   const upload = await getUpload(db, uploadId);
   if (upload?.status !== 'importing') {
-    return;
+    return null;
   }
+  let imported = false;
   const handler = uploadKindHandler(upload.kind);
   try {
     await withTransaction(db, async (tx) => {
@@ -350,11 +352,12 @@ export async function importUpload(
         entityId: uploadId,
         details: { kind: locked.kind, ...result },
       });
+      imported = true;
     });
   } catch (error) {
     if (isUploadFileError(error)) {
       await failUpload(context, upload, error.message);
-      return;
+      return null;
     }
     if (options.lastAttempt) {
       await failUpload(context, upload, IMPORT_FAILED_MESSAGE);
@@ -362,6 +365,12 @@ export async function importUpload(
     throw error;
   }
   await removeFile(context, uploadId);
+  return imported ? upload.kind : null;
+}
+
+/** After an upload's import committed (its rows are in the list): the kind's deferred work. */
+export async function settleImport(context: PipelineContext, kind: UploadRow['kind']): Promise<void> {
+  await uploadKindHandler(kind).afterImport?.(context.db);
 }
 
 /** Drops what a cancelled or finished upload no longer needs. */

@@ -1,7 +1,7 @@
 import type { UploadPreviewRow } from '@pledgewatch/contract';
 import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
-import { displayIdentifier, validateItemRow } from '../../monitoring/index.ts';
+import { displayIdentifier, mergeSearchIndexes, validateItemRow } from '../../monitoring/index.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
 /** For the sorts of a million staged rows (validation summary, import); this transaction only. */
@@ -176,6 +176,11 @@ export const itemsUpload: UploadKindHandler = {
         warning: row.warning,
       }),
     );
+  },
+
+  async afterImport(db) {
+    // The import's search entries wait in the trigram index's pending list until this merge.
+    await mergeSearchIndexes(db);
   },
 
   async importStaged(tx: Queryable, { uploadId, organisationId, userId }) {

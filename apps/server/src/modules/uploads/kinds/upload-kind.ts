@@ -54,6 +54,11 @@ export interface UploadKindHandler {
   /** Runs in a transaction of its own (it may SET LOCAL). */
   summarise(db: Queryable, options: { uploadId: string; organisationId: string }): Promise<StagedSummary>;
   preview(db: Queryable, uploadId: string, limit: number): Promise<UploadPreviewRow[]>;
+  /**
+   * Work an import leaves for after its commit (the user already sees the rows): e.g. merging the
+   * trigram index entries the import deferred. Runs outside any transaction.
+   */
+  afterImport?(db: Queryable): Promise<void>;
   /** Moves the staged rows into place; runs inside the import transaction. */
   importStaged(
     tx: Queryable,

@@ -1,0 +1,147 @@
+import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import { describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import { findItems, type ItemSort, searchWalkRows } from './monitoring.queries.ts';
+
+const { app } = await buildTestApp();
+
+let serial = 300000;
+function makeVin(wmi: string): string {
+  const body = `${wmi}210740PY${String(++serial).padStart(6, '0')}`;
+  return body.slice(0, 8) + computeVinCheckDigit(body) + body.slice(9);
+}
+const get = (url: string, user: TestUser) => app.inject({ method: 'GET', url, headers: bearer(user.token) });
+
+const KEYS: Record<ItemSort, string> = {
+  createdAt: 'm.created_at',
+  identifier: 'm.identifier',
+  label: 'm.label',
+  contractNumber: 'm.contract_number COLLATE "C"',
+  lastCheckedAt: 'c.last_checked_at',
+};
+
+/**
+ * A portfolio like the benchmark's: a frequent term ("solaris": a third of the items, every one of
+ * them at the end of the VIN order and in the middle of the label order) and a rare contract term.
+ */
+async function seedPortfolio(user: TestUser) {
+  const rows = Array.from({ length: 90 }, (_, i) => {
+    const solaris = i % 3 === 1;
+    return {
+      vin: makeVin(solaris ? 'Z94' : i % 3 === 0 ? 'LGW' : 'XTA'),
+      label: solaris ? `Hyundai Solaris №${i}` : i % 3 === 0 ? `Haval Jolion №${i}` : `LADA Vesta №${i}`,
+      contractNumber: `КД-2025/${String(i).padStart(7, '0')}`,
+    };
+  });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/regular-check/form-vin',
+    payload: { rows },
+    headers: bearer(user.token),
+  });
+  expect(response.json().counts.added).toBe(90);
+  await app.db.query(
+    `UPDATE monitoring_items SET last_checked_at = now() - make_interval(mins => right(identifier, 2)::int % 7)
+      WHERE organisation_id = $1 AND right(identifier, 1) < '6'`,
+    [user.organisationId],
+  );
+}
+
+/** Every match of the term, sorted: the straightforward query the fast paths must agree with. */
+async function expected(user: TestUser, search: string, sort: ItemSort, order: 'asc' | 'desc') {
+  const direction = order.toUpperCase();
+  const { rows } = await app.db.query<{ id: string }>(
+    `SELECT m.id FROM monitoring_items m JOIN monitoring_item_checks c ON c.item_id = m.id
+      WHERE m.organisation_id = $1 AND m.kind = 'vin' AND m.status <> 'archived'
+        AND lower(m.identifier || ' ' || coalesce(m.label, '') || ' ' || coalesce(m.contract_number, '')) LIKE $2
+      ORDER BY ${KEYS[sort]} ${direction}, m.id ${direction}`,
+    [user.organisationId, `%${search}%`],
+  );
+  return rows.map((row) => row.id);
+}
+
+describe('items search (issue #15)', () => {
+  it('the API returns exactly the straightforward result for a frequent and a rare term in every sort', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    for (const search of ['solaris', 'кд-2025/000004', 'z94']) {
+      for (const sort of Object.keys(KEYS) as ItemSort[]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const all = await expected(user, search, sort, order);
+          expect(all.length, search).toBeGreaterThan(0);
+          for (const page of [1, 2, 3]) {
+            const body = (
+              await get(
+                `/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent(search)}&sort=${sort}&order=${order}&page=${page}&pageSize=25`,
+                user,
+              )
+            ).json();
+            const what = `${search} ${sort} ${order} page ${page}`;
+            expect(
+              body.items.map((item: { id: string }) => item.id),
+              what,
+            ).toEqual(all.slice((page - 1) * 25, page * 25));
+            expect(body, what).toMatchObject({ total: all.length, totalIsEstimate: false });
+          }
+        }
+      }
+    }
+  });
+
+  it('the frequent-term path (bounded walk, then sorting the matches) agrees in every sort', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    for (const sort of Object.keys(KEYS) as ItemSort[]) {
+      for (const order of ['asc', 'desc'] as const) {
+        const all = await expected(user, 'solaris', sort, order);
+        for (let offset = 0; offset < all.length + 10; offset += 10) {
+          // The default walk length (from the counts table and the estimate) and the exact path.
+          for (const tuning of [{ exactTotalMax: 1 }, {}]) {
+            const page = await findItems(app.db, {
+              organisationId: user.organisationId,
+              kind: 'vin',
+              statuses: ['active', 'paused'],
+              search: 'solaris',
+              sort,
+              order,
+              limit: 10,
+              offset,
+              ...tuning,
+            });
+            expect(
+              page.items.map((item) => item.id),
+              `${sort} ${order} ${offset} ${JSON.stringify(tuning)}`,
+            ).toEqual(all.slice(offset, offset + 10));
+          }
+        }
+      }
+    }
+  });
+
+  it('searches the label and contract as edited: the stored search text follows the row', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    const { rows } = await app.db.query<{ id: string }>(
+      `UPDATE monitoring_items SET label = 'Kia Rio переоформлен', contract_number = 'ДЛ-77/2026'
+        WHERE organisation_id = $1 AND contract_number = 'КД-2025/0000005' RETURNING id`,
+      [user.organisationId],
+    );
+    for (const search of ['rio переоформлен', 'дл-77/2026']) {
+      const body = (
+        await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent(search)}`, user)
+      ).json();
+      expect(body.items.map((item: { id: string }) => item.id)).toEqual([rows[0]!.id]);
+    }
+    const old = (
+      await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('кд-2025/0000005')}`, user)
+    ).json();
+    expect(old.total).toBe(0);
+  });
+
+  it('walks a few times the rows that would hold the page, within bounds', () => {
+    expect(searchWalkRows({ scopeRows: 1_000_000, matches: 200_000, pageEnd: 25 })).toBe(2_000);
+    expect(searchWalkRows({ scopeRows: 1_000_000, matches: 20_000, pageEnd: 50 })).toBe(10_000);
+    expect(searchWalkRows({ scopeRows: 1_000_000, matches: 10_000, pageEnd: 500 })).toBe(20_000);
+    expect(searchWalkRows({ scopeRows: 0, matches: 0, pageEnd: 25 })).toBe(2_000);
+  });
+});

@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { JobContext } from '../../jobs/job-definition.ts';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
+import { importUploadJob } from './jobs/import-upload.job.ts';
+import { validateUploadJob } from './jobs/validate-upload.job.ts';
+import { itemsUpload } from './kinds/items-upload.ts';
+import { createUpload } from './uploads.service.ts';
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+const { app, config } = await buildTestApp({
+  config: { dataDir, uploadMaxBytes: 1024 * 1024, uploadMaxUnzippedBytes: 16 * 1024 * 1024 },
+});
+const context = { db: app.db, config, queue: app.queue, log: app.log, mailer: app.mailer } as JobContext;
+const run = (job: typeof validateUploadJob | typeof importUploadJob, uploadId: string) =>
+  job.handler({ id: 'test', data: { uploadId }, retryCount: 0, retryLimit: 3 }, context);
+const get = (url: string, user: TestUser) => app.inject({ method: 'GET', url, headers: bearer(user.token) });
+
+let serial = 700000;
+function makeVin(): string {
+  const body = `Z94CB41AAP${String(++serial).padStart(7, '0')}`;
+  return body.slice(0, 8) + computeVinCheckDigit(body) + body.slice(9);
+}
+
+/** A portfolio CSV through the service and both jobs, as the worker runs them. */
+async function importCsv(user: TestUser, csv: string): Promise<string> {
+  const upload = await createUpload({
+    db: app.db,
+    queue: app.queue,
+    config,
+    auth: {
+      organisationId: user.organisationId,
+      userId: user.id,
+      sessionId: '',
+      role: 'analyst',
+      isStaff: false,
+    },
+    kind: 'items',
+    autoConfirm: true,
+    file: { fileName: 'portfolio.csv', stream: Readable.from([Buffer.from(csv)]) },
+  });
+  await run(validateUploadJob, upload.id);
+  await run(importUploadJob, upload.id);
+  return upload.id;
+}
+
+/** Pages the trigram index still holds in its pending list (0 once merged). */
+const pendingSearchPages = async () =>
+  (
+    await app.db.query<{ pages: number }>(
+      "SELECT gin_clean_pending_list('monitoring_items_search_text_idx'::regclass)::int AS pages",
+    )
+  ).rows[0]!.pages;
+
+describe('portfolio import (issue #15)', () => {
+  it('imports the first of duplicate rows, refuses bad rows, lists the rows and finds them by label and contract once the job is done', async () => {
+    const user = await createSignedInUser(app);
+    const vins = Array.from({ length: 300 }, () => makeVin());
+    const lines = vins.map(
+      (vin, i) => `${vin};Hyundai Solaris №${i};КД-2026/${String(i).padStart(5, '0')};Петров`,
+    );
+    const csv = [
+      'VIN;Метка;Номер договора;Залогодатель',
+      ...lines,
+      `${vins[7]};Повтор;КД-ПОВТОР;Петров`,
+      'XTA21074;Короткий VIN;КД-1;Петров',
+    ].join('\n');
+    const uploadId = await importCsv(user, csv);
+
+    const detail = (await get(`/api/v1/monitoring/uploads/${uploadId}`, user)).json();
+    expect(detail).toMatchObject({
+      status: 'done_with_errors',
+      counts: { rows: 302, accepted: 300, duplicates: 1, rejected: 1 },
+    });
+    const list = (await get('/api/v1/monitoring/items?entity=vin&pageSize=100', user)).json();
+    expect(list).toMatchObject({ total: 300, totalIsEstimate: false });
+    // The import job merged the search entries it deferred: nothing left pending.
+    expect(await pendingSearchPages()).toBe(0);
+
+    const byContract = (
+      await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('кд-2026/0007')}`, user)
+    ).json();
+    expect(byContract.items.map((item: { identifier: string }) => item.identifier).sort()).toEqual(
+      vins.slice(70, 80).sort(),
+    );
+    // The first row of a repeated VIN won: its label, not the repeat's.
+    const byLabel = (
+      await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('solaris №7')}`, user)
+    ).json();
+    expect(byLabel.total).toBe(11);
+    expect(
+      (await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('повтор')}`, user)).json()
+        .total,
+    ).toBe(0);
+  });
+
+  it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {
+    const user = await createSignedInUser(app);
+    const merge = vi.spyOn(itemsUpload, 'afterImport').mockRejectedValue(new Error('not the owner'));
+    try {
+      const vin = makeVin();
+      const uploadId = await importCsv(user, ['VIN;Метка', `${vin};Слияние не удалось`].join('\n'));
+      expect(merge).toHaveBeenCalledOnce();
+      expect((await get(`/api/v1/monitoring/uploads/${uploadId}`, user)).json()).toMatchObject({
+        status: 'done',
+      });
+      const found = (
+        await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('слияние не')}`, user)
+      ).json();
+      expect(found.items.map((item: { identifier: string }) => item.identifier)).toEqual([vin]);
+    } finally {
+      merge.mockRestore();
+    }
+  });
+
+  it('an organisation deleted takes its items and statistics labels with it (triggers instead of row checks)', async () => {
+    const user = await createSignedInUser(app);
+    await importCsv(user, ['VIN;Метка', `${makeVin()};Уходящая метка`, `${makeVin()};Вторая`].join('\n'));
+    const count = async (table: string) =>
+      (
+        await app.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${table} WHERE organisation_id = $1`,
+          [user.organisationId],
+        )
+      ).rows[0]!.n;
+    expect(await count('monitoring_items')).toBe(2);
+    expect(await count('statistics_labels')).toBe(2);
+    expect(await count('statistics_label_item_days')).toBe(2);
+    await app.db.query('DELETE FROM users WHERE organisation_id = $1', [user.organisationId]);
+    await app.db.query('DELETE FROM organisations WHERE id = $1', [user.organisationId]);
+    expect(await count('monitoring_items')).toBe(0);
+    expect(await count('statistics_labels')).toBe(0);
+    expect(await count('statistics_label_item_days')).toBe(0);
+    expect(await count('monitoring_item_counts')).toBe(0);
+  });
+});
