@@ -105,7 +105,7 @@ async function applySource(
     remote: RemoteAnswers | undefined;
     timings?: PhaseTimings;
   },
-): Promise<BatchSourceState> {
+): Promise<BatchSourceState & { inserted: number }> {
   const { run, batch, adapter, remote } = options;
   const timed = phaseTimer(options.timings);
   const started = remote?.started ?? performance.now();
@@ -167,7 +167,6 @@ async function applySource(
       })),
     });
   }
-  await addRunEvents(tx, run.id, inserted);
   const failedItems = remote?.failedItems ?? 0;
   const next: BatchSourceState = {
     status: failure ? 'failed' : 'done',
@@ -194,7 +193,7 @@ async function applySource(
       },
     ]),
   );
-  return next;
+  return { ...next, inserted };
 }
 
 /**
@@ -240,6 +239,7 @@ export async function processCheckBatch(
         return [];
       }
       const failedTypes: SourceType[] = [];
+      let inserted = 0;
       // Sources pending under the lock: a concurrent attempt may have finished some meanwhile.
       for (const adapter of pending(locked)) {
         if (!adapter.batchFindings && !remote.has(adapter.type)) {
@@ -248,10 +248,14 @@ export async function processCheckBatch(
         const state = await timed('source total', () =>
           applySource(tx, { ...options, run, batch: locked, adapter, remote: remote.get(adapter.type) }),
         );
+        inserted += state.inserted;
         if (state.status === 'failed' && state.retryable) {
           failedTypes.push(adapter.type);
         }
       }
+      // The run's row is written only here, at the transaction's end: its lock is held until the
+      // commit, and taken per source it made concurrent batches wait for each other's whole batch.
+      await addRunEvents(tx, run.id, inserted);
       if (failedTypes.length === 0 || options.lastAttempt) {
         await timed('finish batch (last checked, progress)', () =>
           finishBatch(tx, {
