@@ -122,6 +122,7 @@ async function seed(db: pg.Pool, organisationId: string, email: string): Promise
   await db.query('VACUUM ANALYZE monitoring_events');
   await db.query('VACUUM ANALYZE notification_deliveries');
   await db.query('VACUUM ANALYZE statistics_event_days');
+  await db.query('VACUUM ANALYZE statistics_delivery_days');
   await db.query('VACUUM ANALYZE statistics_label_event_days');
   await db.query('VACUUM ANALYZE statistics_label_item_days');
   await db.query('VACUUM ANALYZE statistics_labels');

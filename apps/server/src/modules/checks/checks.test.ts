@@ -316,8 +316,9 @@ describe('regular check runs and events', () => {
       expect.arrayContaining([
         'lock batch',
         'insert events',
-        'source total (transaction incl. commit)',
+        'source total',
         'finish batch (last checked, progress)',
+        'batch transaction (incl. commit)',
       ]),
     );
     expect(Object.values(timings).every((ms) => ms >= 0)).toBe(true);

@@ -17,9 +17,14 @@ export interface StatisticsScope {
   labelPattern: string | null;
 }
 
-/** The bucket of a Moscow timestamp: its first day (date_trunc of the Moscow wall-clock time). */
-const bucketOf = (column: string, grouping: string) =>
-  `date_trunc(${grouping}, ${column} AT TIME ZONE 'Europe/Moscow')::date::text`;
+/** The Moscow day of a timestamp. */
+const moscowDay = (column: string) => `(${column} AT TIME ZONE 'Europe/Moscow')::date`;
+/**
+ * The bucket (its first day) of a Moscow day. Rows are grouped by their day first and only the days
+ * are turned into text buckets: a year of 20,000 one-time checks sorted by a text key took 30 ms of
+ * a 365-day statistics answer, grouped by day (a hash of dates) it takes 12.
+ */
+const bucketOfDay = (grouping: string) => `date_trunc(${grouping}, day::timestamp)::date::text`;
 
 export interface BucketCount {
   bucket: string;
@@ -33,7 +38,7 @@ export async function countEventsFromRollup(
   filter: { eventTypes: string[] | null; sources: string[] | null },
 ): Promise<(BucketCount & { event_type: string })[]> {
   const { rows } = await db.query<BucketCount & { event_type: string }>(
-    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, event_type, sum(events)::int AS n
+    `SELECT ${bucketOfDay('$4')} AS bucket, event_type, sum(events)::int AS n
        FROM statistics_event_days
       WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
         AND ($6::text[] IS NULL OR event_type = ANY($6)) AND ($7::text[] IS NULL OR source_type = ANY($7))
@@ -64,7 +69,7 @@ export async function countEventsByLabel(
   filter: { eventTypes: string[] | null; sources: string[] | null },
 ): Promise<(BucketCount & { event_type: string })[]> {
   const { rows } = await db.query<BucketCount & { event_type: string }>(
-    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, event_type, sum(events)::int AS n
+    `SELECT ${bucketOfDay('$4')} AS bucket, event_type, sum(events)::int AS n
        FROM statistics_label_event_days
       WHERE organisation_id = $1 AND label IN (${MATCHING_LABELS})
         AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
@@ -99,7 +104,7 @@ export async function countPortfolioFromRollup(
       [scope.organisationId, scope.itemKinds, scope.fromDate],
     ),
     db.query<{ bucket: string; added: number; archived: number }>(
-      `SELECT date_trunc($5, day::timestamp)::date::text AS bucket, sum(added)::int AS added,
+      `SELECT ${bucketOfDay('$5')} AS bucket, sum(added)::int AS added,
               sum(archived)::int AS archived
          FROM statistics_item_days
         WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND day BETWEEN $3::date AND $4::date
@@ -127,7 +132,7 @@ export async function countPortfolioByLabel(
       [scope.organisationId, scope.itemKinds, scope.fromDate, scope.labelPattern],
     ),
     db.query<{ bucket: string; added: number; archived: number }>(
-      `SELECT date_trunc($6, day::timestamp)::date::text AS bucket, sum(added)::int AS added,
+      `SELECT ${bucketOfDay('$6')} AS bucket, sum(added)::int AS added,
               sum(archived)::int AS archived
          FROM statistics_label_item_days
         WHERE organisation_id = $1 AND label IN (${labels}) AND kind = ANY($2::text[])
@@ -155,8 +160,10 @@ export async function countCheckRuns(
   scope: StatisticsScope,
 ): Promise<(BucketCount & { items: number })[]> {
   const { rows } = await db.query<BucketCount & { items: number }>(
-    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n, coalesce(sum(items_done), 0)::int AS items
-       FROM check_runs WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n, sum(items)::int AS items FROM (
+       SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(items_done), 0) AS items
+         FROM check_runs WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1) days
       GROUP BY 1`,
     [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
   );
@@ -165,9 +172,11 @@ export async function countCheckRuns(
 
 export async function countOneTimeChecks(db: Queryable, scope: StatisticsScope): Promise<BucketCount[]> {
   const { rows } = await db.query<BucketCount>(
-    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n
-       FROM one_time_checks
-      WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = ANY($5::text[])
+    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n FROM (
+       SELECT ${moscowDay('created_at')} AS day, count(*) AS n
+         FROM one_time_checks
+        WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = ANY($5::text[])
+        GROUP BY 1) days
       GROUP BY 1`,
     [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping, scope.itemKinds],
   );
@@ -181,10 +190,12 @@ export async function countUploads(
   const { rows } = await db.query<
     BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number }
   >(
-    `SELECT ${bucketOf('created_at', '$4')} AS bucket, count(*)::int AS n,
-            coalesce(sum(rows_total), 0)::int AS rows_total, coalesce(sum(rows_accepted), 0)::int AS rows_accepted,
-            coalesce(sum(rows_rejected), 0)::int AS rows_rejected
-       FROM uploads WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n, sum(rows_total)::int AS rows_total,
+            sum(rows_accepted)::int AS rows_accepted, sum(rows_rejected)::int AS rows_rejected FROM (
+       SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(rows_total), 0) AS rows_total,
+              coalesce(sum(rows_accepted), 0) AS rows_accepted, coalesce(sum(rows_rejected), 0) AS rows_rejected
+         FROM uploads WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1) days
       GROUP BY 1`,
     [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
   );
@@ -196,7 +207,7 @@ export async function countDeliveries(
   scope: StatisticsScope,
 ): Promise<(BucketCount & { status: DeliveryStatus })[]> {
   const { rows } = await db.query<BucketCount & { status: DeliveryStatus }>(
-    `SELECT date_trunc($4, day::timestamp)::date::text AS bucket, status, sum(deliveries)::int AS n
+    `SELECT ${bucketOfDay('$4')} AS bucket, status, sum(deliveries)::int AS n
        FROM statistics_delivery_days WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date
       GROUP BY 1, 2`,
     [scope.organisationId, scope.fromDate, scope.toDate, scope.grouping],

@@ -1,0 +1,258 @@
+/**
+ * A regular run on a fixed dataset against the reference path: every item asked of every source one
+ * by one (the one-time check's lookup) and diffed in JS. The set-based batches must produce exactly
+ * the same events, and every checked item must show its batch's time as its last check.
+ */
+import type { Finding } from '@pledgewatch/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import type { CheckItem } from '../sources/source-adapter.ts';
+import { createSourceAdapters } from '../sources/source-registry.ts';
+import { addItems, importRecords, runChecksNow } from '../testing/checks-test-helpers.ts';
+import { diffFindings } from './findings-diff.ts';
+
+// Four items a batch: the twelve VINs are three batches, so ranges and their edges are exercised.
+const { app, config } = await buildTestApp({ config: { checkBatchSize: 4 } });
+
+const vin = (n: number) => `XTA${String(n).padStart(14, '0')}`;
+const passport = (n: number) => String(4_500_000_000 + n);
+
+const pledge = (v: string, notice: string, status = 'active') => ({
+  vin: v,
+  notice_number: notice,
+  status,
+  registered_at: '2025-02-01',
+  pledgee: 'ООО «Другой кредитор»',
+});
+const registration = (v: string, id: string, operation: string, date: string) => ({
+  vin: v,
+  record_id: id,
+  operation,
+  date,
+});
+
+/** The fixed datasets: stage 2 adds, changes and removes findings of stage 1. */
+const datasets = (stage: 1 | 2): Record<string, Record<string, unknown>[]> => ({
+  pledges: [
+    pledge(vin(1), 'N-1', stage === 1 ? 'active' : 'excluded'),
+    pledge(vin(2), 'N-2a'),
+    ...(stage === 1 ? [pledge(vin(2), 'N-2b')] : []),
+    pledge(vin(12), 'N-12'),
+    ...(stage === 2 ? [pledge(vin(8), 'N-8')] : []),
+  ],
+  wanted: [
+    ...(stage === 1 ? [{ vin: vin(3), record_id: 'W-3', since: '2025-01-10' }] : []),
+    ...(stage === 2 ? [{ vin: vin(7), record_id: 'W-7', since: '2026-01-10' }] : []),
+    { vin: vin(99), record_id: 'W-99', since: '2020-01-01' },
+  ],
+  restrictions: [
+    { vin: vin(4), record_id: 'R-4', kind: stage === 1 ? 'Запрет' : 'Арест', imposed_at: '2025-04-04' },
+  ],
+  registration: [
+    registration(vin(5), 'G1', 'Первичная регистрация', '2019-05-05'),
+    registration(vin(9), 'G9', 'Первичная регистрация', '2020-05-05'),
+    ...(stage === 2 ? [registration(vin(5), 'G2', 'Смена владельца', '2026-01-05')] : []),
+  ],
+  accidents: [
+    { vin: vin(6), record_id: 'A-6', date: '2025-06-06' },
+    ...(stage === 2 ? [{ vin: vin(10), record_id: 'A-10', date: '2026-02-02' }] : []),
+  ],
+  bankruptcy: [
+    {
+      document_type: 'passport_rf',
+      document_number: passport(1),
+      case_number: 'А40-1/2025',
+      status: stage === 1 ? 'open' : 'closed',
+      opened_at: '2025-03-03',
+    },
+  ],
+  enforcement: [
+    {
+      document_type: 'passport_rf',
+      document_number: passport(2),
+      proceeding_number: 'E-2',
+      status: 'open',
+      opened_at: '2025-03-03',
+    },
+  ],
+  passport: [
+    { document_number: passport(3), reason: 'Утрачен' },
+    ...(stage === 2 ? [{ document_number: passport(4), reason: 'Недействителен' }] : []),
+  ],
+});
+
+let staff: TestUser;
+let analyst: TestUser;
+let items: (CheckItem & { id: string })[];
+let pausedId: string;
+
+async function loadDatasets(stage: 1 | 2) {
+  for (const [type, records] of Object.entries(datasets(stage))) {
+    await importRecords(app, staff.token, type, records);
+  }
+}
+
+interface ComparableEvent {
+  item: string;
+  source: string;
+  type: string;
+  key: string;
+  before: unknown;
+  after: unknown;
+  firstCheck: boolean;
+}
+const order = (events: ComparableEvent[]) =>
+  events.toSorted((a, b) =>
+    `${a.item}|${a.source}|${a.key}|${a.type}`.localeCompare(`${b.item}|${b.source}|${b.key}|${b.type}`),
+  );
+
+/** The reference: each item asked of each source alone, diffed against what it answered last time. */
+const previous = new Map<string, Finding[]>();
+async function referenceEvents(firstCheck: boolean): Promise<ComparableEvent[]> {
+  const events: ComparableEvent[] = [];
+  const adapters = createSourceAdapters({ db: app.db, config, organisationId: analyst.organisationId });
+  for (const item of items) {
+    for (const adapter of adapters.filter((a) => a.answersFor(item))) {
+      const answer = await adapter.check(item);
+      expect(answer.status).toBe('ok');
+      const key = `${item.id}|${adapter.type}`;
+      const drafts = diffFindings({
+        source: adapter.type,
+        before: previous.get(key) ?? [],
+        after: answer.findings,
+        firstCheck,
+        organisationId: analyst.organisationId,
+      });
+      previous.set(key, answer.findings);
+      for (const draft of drafts) {
+        events.push({
+          item: item.id,
+          source: adapter.type,
+          type: draft.type,
+          key: draft.findingKey,
+          before: draft.before,
+          after: draft.after,
+          firstCheck: draft.firstCheck,
+        });
+      }
+    }
+  }
+  return order(events);
+}
+
+async function runEvents(runId: string): Promise<ComparableEvent[]> {
+  const { rows } = await app.db.query<ComparableEvent>(
+    `SELECT item_id::text AS item, source_type AS source, event_type AS type, finding_key AS key, before, after,
+            first_check AS "firstCheck"
+       FROM monitoring_events WHERE run_id = $1`,
+    [runId],
+  );
+  return order(rows);
+}
+
+beforeAll(async () => {
+  staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
+  analyst = await createSignedInUser(app, { role: 'analyst' });
+  await loadDatasets(1);
+  const vins = Array.from({ length: 12 }, (_, i) => vin(i + 1));
+  const passports = [1, 2, 3, 4].map(passport);
+  const ids = await addItems(app, analyst.organisationId, [
+    ...vins.map((identifier) => ({ kind: 'vin' as const, identifier })),
+    ...passports.map((identifier) => ({
+      kind: 'document' as const,
+      documentType: 'passport_rf',
+      identifier,
+    })),
+  ]);
+  items = [
+    ...vins.map((identifier, i) => ({ id: ids[i]!, kind: 'vin' as const, documentType: null, identifier })),
+    ...passports.map((identifier, i) => ({
+      id: ids[12 + i]!,
+      kind: 'document' as const,
+      documentType: 'passport_rf' as const,
+      identifier,
+    })),
+  ];
+  // A paused item inside a batch's range: neither checked nor stamped.
+  pausedId = (
+    await addItems(app, analyst.organisationId, [{ kind: 'vin', identifier: `${vin(6)}`.replace(/6$/, 'P') }])
+  )[0]!;
+  await app.db.query(`UPDATE monitoring_items SET status = 'paused' WHERE id = $1`, [pausedId]);
+});
+
+describe('a regular run against the item-by-item reference', () => {
+  it('the first run raises exactly the reference events', async () => {
+    const expected = await referenceEvents(true);
+    // The fixture means something: first-check events of seven sources (not the registration history).
+    expect(expected.map((e) => e.type).sort()).toEqual(
+      [
+        'accident_recorded',
+        'bankruptcy_opened',
+        'enforcement_opened',
+        'passport_invalid',
+        'pledge_registered_other',
+        'pledge_registered_other',
+        'pledge_registered_other',
+        'pledge_registered_other',
+        'restriction_added',
+        'wanted_added',
+      ].sort(),
+    );
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(run).toMatchObject({ status: 'completed', itemsDone: 16, batchesTotal: 4 });
+    expect(await runEvents(run.id)).toEqual(expected);
+  });
+
+  it('a run over changed datasets raises exactly the reference change events', async () => {
+    await loadDatasets(2);
+    const expected = await referenceEvents(false);
+    expect(expected.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(expected.map((e) => e.source)).size).toBeGreaterThanOrEqual(6);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(await runEvents(run.id)).toEqual(expected);
+  });
+
+  it('a run over unchanged datasets raises none, as the reference', async () => {
+    expect(await referenceEvents(false)).toEqual([]);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(run.eventsCreated).toBe(0);
+    expect(await runEvents(run.id)).toEqual([]);
+  });
+});
+
+describe('the last check of each item', () => {
+  it('is its batch of the latest run, in the item card, the list and its sort; a paused item keeps none', async () => {
+    const { rows } = await app.db.query<{ id: string; finished_at: Date }>(
+      `SELECT i.id, b.finished_at FROM monitoring_items i
+         JOIN check_run_batches b ON b.kind = i.kind AND i.identifier BETWEEN b.identifier_from AND b.identifier_to
+        WHERE i.organisation_id = $1 AND i.status = 'active'
+          AND b.run_id = (SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC LIMIT 1)`,
+      [analyst.organisationId],
+    );
+    expect(rows).toHaveLength(16);
+    // Batches finish one after another: their times differ, so a wrong range would show.
+    expect(new Set(rows.map((row) => row.finished_at.toISOString())).size).toBe(4);
+    const expected = new Map(rows.map((row) => [row.id, row.finished_at.toISOString()]));
+
+    const read = async (url: string) =>
+      (await app.inject({ method: 'GET', url, headers: bearer(analyst.token) })).json();
+    for (const id of [items[0]!.id, items[11]!.id, items[15]!.id]) {
+      expect((await read(`/api/v1/monitoring/items/${id}`)).lastCheckedAt).toBe(expected.get(id));
+    }
+    expect((await read(`/api/v1/monitoring/items/${pausedId}`)).lastCheckedAt).toBeNull();
+
+    for (const entity of ['vin', 'document']) {
+      const list = await read(
+        `/api/v1/monitoring/items?entity=${entity}&status=all&sort=lastCheckedAt&order=desc&pageSize=50`,
+      );
+      const shown: { id: string; lastCheckedAt: string | null }[] = list.items;
+      expect(shown).toHaveLength(entity === 'vin' ? 13 : 4);
+      for (const item of shown.filter((i) => i.id !== pausedId)) {
+        expect(item.lastCheckedAt).toBe(expected.get(item.id));
+      }
+      const times = shown.map((i) => i.lastCheckedAt ?? '');
+      // Descending with the never-checked item first (NULLS FIRST in a descending sort).
+      expect(times).toEqual(times.toSorted((a, b) => (a === '' ? -1 : b === '' ? 1 : b.localeCompare(a))));
+    }
+  });
+});
