@@ -18,6 +18,7 @@ export const texts = {
     vin: 'VIN',
     contract: (number: string) => `договор ${number}`,
     firstCheck: 'при первой проверке',
+    detectedAtCard: (at: string) => `${at} МСК`,
     columns: {
       item: 'Объект',
       type: 'Событие',

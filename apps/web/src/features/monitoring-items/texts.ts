@@ -35,6 +35,7 @@ export const texts = {
     status: 'Статус',
     origin: 'Источник',
     added: 'Добавлен',
+    addedCard: (origin: string, at: string) => `Добавлен: ${origin}, ${at}`,
     archivedAt: 'В архиве с',
     lastCheckedAt: 'Последняя проверка',
     neverChecked: 'Не проверялся',

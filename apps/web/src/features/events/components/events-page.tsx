@@ -3,25 +3,21 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import type { MonitoringEvent } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/features/events/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';
 import { useMarkEventsRead } from '../api/mark-events-read';
-import { EventRow } from './event-row';
+import { eventColumns } from './event-columns';
 import { EventsFilters } from './events-filters';
-import { hasFilters, toEventsQuery, useEventsView } from './use-events-view';
+import { activeFilterCount, hasFilters, toEventsQuery, useEventsView } from './use-events-view';
 
 const t = texts.events;
 
@@ -34,6 +30,10 @@ export default function EventsPage() {
   const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
 
   const toggle = (event: MonitoringEvent) => mark.mutate({ ids: [event.id], read: !event.read });
+  const columns = eventColumns({
+    isPending: (event) => mark.isPending && (mark.variables?.ids.includes(event.id) ?? false),
+    onToggleRead: toggle,
+  });
 
   return (
     <Page
@@ -61,7 +61,9 @@ export default function EventsPage() {
       }
     >
       <Paper variant="outlined">
-        <EventsFilters view={view} onChange={update} onReset={reset} />
+        <FilterDrawer activeCount={activeFilterCount(view)}>
+          <EventsFilters view={view} onChange={update} onReset={reset} />
+        </FilterDrawer>
         {(view.itemId || view.runId) && (
           <Stack direction="row" spacing={1} sx={{ px: 2, pb: 2 }}>
             {view.itemId && <Chip label={t.filters.itemOnly} onDelete={() => update({ itemId: null })} />}
@@ -69,34 +71,19 @@ export default function EventsPage() {
           </Stack>
         )}
         <TableQueryState query={events} />
-        <TableContainer>
-          <Table size="small" aria-label={t.title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.columns.item}</TableCell>
-                <TableCell>{t.columns.type}</TableCell>
-                <TableCell>{t.columns.severity}</TableCell>
-                <TableCell>{t.columns.source}</TableCell>
-                <TableCell>{t.columns.change}</TableCell>
-                <TableCell>{t.columns.detectedAt}</TableCell>
-                <TableCell align="right">{texts.common.actions}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((event) => (
-                <EventRow
-                  key={event.id}
-                  event={event}
-                  pending={mark.isPending && (mark.variables?.ids.includes(event.id) ?? false)}
-                  onToggleRead={toggle}
-                />
-              ))}
-              {events.data && items.length === 0 && (
-                <TableEmptyRow colSpan={7}>{hasFilters(view) ? t.emptyFiltered : t.empty}</TableEmptyRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ResponsiveTable
+          rows={items}
+          columns={columns}
+          getRowId={(event) => event.id}
+          ariaLabel={t.title}
+          rowOptions={(event) => ({
+            testId: 'event-row',
+            data: { read: event.read },
+            sx: { '& td': { fontWeight: event.read ? undefined : 700 } },
+          })}
+          showEmpty={Boolean(events.data)}
+          empty={hasFilters(view) ? t.emptyFiltered : t.empty}
+        />
         <ServerPagination
           count={events.data?.total}
           page={view.page}

@@ -108,6 +108,18 @@ export const hasFilters = (view: EventsView): boolean =>
       view.runId,
   );
 
+/** The filters the drawer holds that narrow the list now (item and run show as chips of their own). */
+export const activeFilterCount = (view: EventsView): number =>
+  [
+    view.from,
+    view.to,
+    view.type.length,
+    view.severity.length,
+    view.source.length,
+    view.read !== 'all',
+    view.search,
+  ].filter(Boolean).length;
+
 export function useEventsView() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => parseEventsView(params), [params]);
