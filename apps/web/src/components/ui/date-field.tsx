@@ -5,7 +5,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { ruRU } from '@mui/x-date-pickers/locales';
 import { format, isValid, parseISO } from 'date-fns';
 import { ru } from 'date-fns/locale';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LOCALE_TEXT = ruRU.components.MuiLocalizationProvider.defaultProps.localeText;
@@ -59,8 +59,15 @@ export function DateField({
   sx,
   onBlur,
 }: DateFieldProps) {
-  // The same Date object while the value stays, so the picker keeps a half-typed day.
-  const date = useMemo(() => isoToDate(value), [value]);
+  // What the picker shows: the value, or the day being typed until it is whole and in range. The
+  // picker wipes what is typed when its value does not follow, so it follows this state instead.
+  const [shown, setShown] = useState(() => ({ value, date: isoToDate(value) }));
+  let date = shown.date;
+  if (shown.value !== value) {
+    // The value changed from outside (a preset, «Сбросить», the URL) or the change was refused.
+    date = isoToDate(value);
+    setShown({ value, date });
+  }
   const minDate = useMemo(() => isoToDate(min) ?? undefined, [min]);
   const maxDate = useMemo(() => isoToDate(max) ?? undefined, [max]);
   return (
@@ -73,11 +80,17 @@ export function DateField({
         maxDate={maxDate}
         disabled={disabled}
         sx={sx}
-        onChange={(next) => {
+        onChange={(next, context) => {
           if (next === null) {
+            setShown({ value: '', date: null });
             onChange('');
-          } else if (isValid(next)) {
+          } else if (isValid(next) && context.validationError === null) {
+            setShown({ value: dateToIso(next), date: next });
             onChange(dateToIso(next));
+          } else {
+            // A day being typed («2» is the valid year 0002) or out of range: shown, not passed on,
+            // so a filter never asks the server for year 2 and the typing is not wiped.
+            setShown({ value, date: next });
           }
         }}
         slotProps={{
