@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
+import Collapse from '@mui/material/Collapse';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import type { SxProps, Theme } from '@mui/material/styles';
@@ -11,7 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { MouseEvent, ReactNode } from 'react';
+import { Fragment, type MouseEvent, type ReactNode } from 'react';
 import { TableEmptyRow } from './table-states';
 
 /**
@@ -64,6 +65,9 @@ type ResponsiveTableProps<Row> = {
   /** Above the cards only, e.g. «select the page» that the table has in its header. */
   cardsHeader?: ReactNode;
   tableSx?: SxProps<Theme>;
+  /** What a row unfolds (under the row on desktops, at the card's foot on phones) while `detailOpen`. */
+  detail?: (row: Row) => ReactNode;
+  detailOpen?: (row: Row) => boolean;
   /** `auto` follows the screen: cards below `sm` (600 px, the spec's first breakpoint). */
   layout?: 'auto' | 'table' | 'cards';
 };
@@ -98,6 +102,8 @@ function DesktopTable<Row>({
   empty,
   showEmpty,
   tableSx,
+  detail,
+  detailOpen,
 }: ResponsiveTableProps<Row>) {
   return (
     <TableContainer>
@@ -123,27 +129,38 @@ function DesktopTable<Row>({
             ))}
           {rows.map((row) => {
             const options = rowOptions?.(row) ?? {};
+            const open = detailOpen?.(row) ?? false;
             return (
-              <TableRow
-                key={getRowId(row)}
-                hover
-                selected={options.selected}
-                onClick={options.onClick}
-                sx={[{ cursor: options.onClick ? 'pointer' : undefined }, ...asArray(options.sx)]}
-                {...dataAttributes(options)}
-              >
-                {columns.map((column) => (
-                  <TableCell
-                    key={column.id}
-                    align={column.align}
-                    padding={column.padding}
-                    onClick={column.stopClick ? stop : undefined}
-                    sx={[...asArray(column.sx), ...asArray(column.cellSx)]}
-                  >
-                    {column.cell(row)}
-                  </TableCell>
-                ))}
-              </TableRow>
+              <Fragment key={getRowId(row)}>
+                <TableRow
+                  hover
+                  selected={options.selected}
+                  onClick={options.onClick}
+                  sx={[{ cursor: options.onClick ? 'pointer' : undefined }, ...asArray(options.sx)]}
+                  {...dataAttributes(options)}
+                >
+                  {columns.map((column) => (
+                    <TableCell
+                      key={column.id}
+                      align={column.align}
+                      padding={column.padding}
+                      onClick={column.stopClick ? stop : undefined}
+                      sx={[...asArray(column.sx), ...asArray(column.cellSx)]}
+                    >
+                      {column.cell(row)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+                {detail && (
+                  <TableRow>
+                    <TableCell colSpan={columns.length} sx={{ py: 0, ...(open ? {} : { borderBottom: 0 }) }}>
+                      <Collapse in={open} unmountOnExit>
+                        {detail(row)}
+                      </Collapse>
+                    </TableCell>
+                  </TableRow>
+                )}
+              </Fragment>
             );
           })}
           {showEmpty && rows.length === 0 && <TableEmptyRow colSpan={columns.length}>{empty}</TableEmptyRow>}
@@ -167,6 +184,8 @@ function CardList<Row>({
   empty,
   showEmpty,
   cardsHeader,
+  detail,
+  detailOpen,
 }: ResponsiveTableProps<Row>) {
   const byRole = (role: CardRole) => columns.filter((column) => (column.card ?? 'primary') === role);
   const roles = {
@@ -266,6 +285,7 @@ function CardList<Row>({
                     ))}
                   </Stack>
                 )}
+                {detail && (detailOpen?.(row) ?? false) && <Box>{detail(row)}</Box>}
               </Stack>
             </Card>
           );
