@@ -192,7 +192,7 @@ test.describe('docs screenshots', () => {
         await saveDocScreenshot(page, `items-${suffix}`);
         await page.goto('/monitoring/uploads-history');
         await expect(page.getByRole('heading', { name: 'История загрузок', level: 1 })).toBeVisible();
-        await saveDocScreenshot(page, `uploads-history-${suffix}`);
+        await saveDocScreenshot(page, `uploads-history-cards-${suffix}`);
         await page.goto(`/monitoring/one-time-check/document/${check.id}`);
         await expect(page.getByTestId('check-document')).toBeVisible();
         await saveDocScreenshot(page, `check-document-${suffix}`);
