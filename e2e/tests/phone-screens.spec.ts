@@ -85,6 +85,15 @@ test.describe('on a phone', () => {
     await expect(card.first()).toContainText('Телефон e2e');
     await expect(page.getByRole('table')).toHaveCount(0);
     await expectNoSidewaysScroll(page);
+    // Cards have no headers to click: the sort is a field of its own above them.
+    await page.getByRole('combobox', { name: 'Сортировка' }).click();
+    await page.getByRole('option', { name: 'Метка' }).click();
+    await expect(page).toHaveURL(/sort=label&order=asc/);
+    await page.getByRole('button', { name: /По возрастанию/ }).click();
+    // Descending is the default order, left out of the URL.
+    await expect(page.getByRole('button', { name: /По убыванию/ })).toBeVisible();
+    await expect(page).not.toHaveURL(/order=asc/);
+    await expect(page).toHaveURL(/sort=label/);
     await page.goto('/monitoring/items?pageSize=10');
     await expect(card).toHaveCount(10);
     const next = page.getByRole('button', { name: /следующ/i });

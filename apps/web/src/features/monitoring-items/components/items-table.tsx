@@ -1,9 +1,15 @@
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem } from '@pledgewatch/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -77,6 +83,13 @@ export function ItemsTable({
   );
 
   const identifierLabel = view.entity === 'vin' ? t.vin : t.document;
+  const sortOptions: [ItemSortField, string][] = [
+    ['createdAt', t.added],
+    ['identifier', identifierLabel],
+    ['label', t.label],
+    ['contractNumber', t.contractNumber],
+    ['lastCheckedAt', t.lastCheckedAt],
+  ];
   const columns: ResponsiveColumn<MonitoringItem>[] = [
     ...(canWrite
       ? [
@@ -202,8 +215,37 @@ export function ItemsTable({
         showEmpty={query.isSuccess}
         empty={empty}
         cardsHeader={
-          canWrite &&
-          pageIds.length > 0 && <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0 }} />
+          // Cards have no column headers: the sort and «select the page» sit above them.
+          <Stack
+            direction="row"
+            useFlexGap
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', pt: 1.5, pb: 1 }}
+          >
+            <TextField
+              select
+              size="small"
+              label={t.sortBy}
+              value={view.sort}
+              sx={{ flex: 1, minWidth: 180 }}
+              onChange={(event) => onSort(event.target.value as ItemSortField)}
+            >
+              {sortOptions.map(([field, label]) => (
+                <MenuItem key={field} value={field}>
+                  {label}
+                </MenuItem>
+              ))}
+            </TextField>
+            <IconButton
+              aria-label={view.order === 'asc' ? t.sortAscending : t.sortDescending}
+              onClick={() => onSort(view.sort)}
+            >
+              {view.order === 'asc' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
+            </IconButton>
+            {canWrite && pageIds.length > 0 && (
+              <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0, flexShrink: 0 }} />
+            )}
+          </Stack>
         }
         tableSx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
       />
