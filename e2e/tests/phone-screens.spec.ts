@@ -97,8 +97,7 @@ test.describe('on a phone', () => {
     await page.goto('/monitoring/items?pageSize=10');
     await expect(card).toHaveCount(10);
     const next = page.getByRole('button', { name: /следующ/i });
-    await next.scrollIntoViewIfNeeded();
-    await expect(next).toBeInViewport();
+    // Within the screen's width (below the cards, so further down the page).
     const arrow = await next.boundingBox();
     expect((arrow?.x ?? PHONE.width) + (arrow?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
     await next.click();
