@@ -5,7 +5,14 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { API, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
+import {
+  authEndpoints,
+  checkEndpoints,
+  monitoringEndpoints,
+  SOURCE_TYPES,
+  type SourceType,
+  uploadEndpoints,
+} from '@pledgewatch/contract';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate.ts';
@@ -317,7 +324,7 @@ async function startApp(
       throw new Error(`the app did not start:\n${output.join('')}`);
     }
     try {
-      if ((await fetch(`${base}${API.buildInfo}`)).ok) {
+      if ((await fetch(`${base}${authEndpoints.buildInfo.path}`)).ok) {
         return { base, stop };
       }
     } catch {
@@ -348,8 +355,8 @@ function screenCalls(): { name: string; variants: Variant[] }[] {
     label,
     request: { method: 'POST', path, headers: json, body: JSON.stringify(body) },
   });
-  const items = (query: string) => `${API.monitoringItems}?${query}`;
-  const events = (query: string) => `${API.events}?${query}`;
+  const items = (query: string) => `${monitoringEndpoints.items.path}?${query}`;
+  const events = (query: string) => `${checkEndpoints.events.path}?${query}`;
   const monthAgo = encodeURIComponent(new Date(Date.now() - 30 * 86_400_000).toISOString());
   const today = moscowDay(0);
   // VINs of the portfolio, some with dataset records (multiples of 3, 7, 21, 33, 97), some without.
@@ -386,28 +393,28 @@ function screenCalls(): { name: string; variants: Variant[] }[] {
     {
       name: 'POST statistics',
       variants: [
-        post('statistics: 30 days by day', API.statistics, {
+        post('statistics: 30 days by day', monitoringEndpoints.statistics.path, {
           from: moscowDay(29),
           to: today,
           grouping: 'day',
         }),
-        post('statistics: 90 days by week', API.statistics, {
+        post('statistics: 90 days by week', monitoringEndpoints.statistics.path, {
           from: moscowDay(89),
           to: today,
           grouping: 'week',
         }),
-        post('statistics: year by month', API.statistics, {
+        post('statistics: year by month', monitoringEndpoints.statistics.path, {
           from: moscowDay(364),
           to: today,
           grouping: 'month',
         }),
-        post('statistics: 30 days, VINs', API.statistics, {
+        post('statistics: 30 days, VINs', monitoringEndpoints.statistics.path, {
           from: moscowDay(29),
           to: today,
           grouping: 'day',
           itemKind: 'vin',
         }),
-        post('statistics: year, 2 sources', API.statistics, {
+        post('statistics: year, 2 sources', monitoringEndpoints.statistics.path, {
           from: moscowDay(364),
           to: today,
           grouping: 'week',
@@ -417,9 +424,9 @@ function screenCalls(): { name: string; variants: Variant[] }[] {
     },
     {
       name: 'POST one-time check',
-      variants: vins.map((vin) => post('one-time check: VIN', API.oneTimeCheck, { vin })),
+      variants: vins.map((vin) => post('one-time check: VIN', checkEndpoints.oneTimeCheck.path, { vin })),
     },
-    { name: 'GET dashboard', variants: [get('dashboard', API.dashboard)] },
+    { name: 'GET dashboard', variants: [get('dashboard', monitoringEndpoints.dashboard.path)] },
   ];
 }
 
@@ -480,7 +487,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
 
     app = await startApp(database.url, path.join(dir, 'data'));
     const { base } = app;
-    const login = await fetch(`${base}${API.login}`, {
+    const login = await fetch(`${base}${authEndpoints.login.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
@@ -502,7 +509,10 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       ).rows[0]!;
     const startRun = async () => {
       const t0 = performance.now();
-      const response = await fetch(`${base}${API.checkRuns}`, { method: 'POST', headers: { authorization } });
+      const response = await fetch(`${base}${checkEndpoints.startRun.path}`, {
+        method: 'POST',
+        headers: { authorization },
+      });
       if (response.status !== 202) {
         throw new Error(`the check run did not start: ${response.status} ${await response.text()}`);
       }
@@ -602,11 +612,14 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       const uploadStartedAt = performance.now();
       const form = new FormData();
       form.set('file', await openAsBlob(csv, { type: 'text/csv' }), 'load-upload.csv');
-      const uploadResponse = await fetch(`${base}${API.uploads}?kind=items&autoConfirm=true`, {
-        method: 'POST',
-        headers: { authorization },
-        body: form,
-      });
+      const uploadResponse = await fetch(
+        `${base}${uploadEndpoints.create.path}?kind=items&autoConfirm=true`,
+        {
+          method: 'POST',
+          headers: { authorization },
+          body: form,
+        },
+      );
       if (uploadResponse.status !== 202) {
         throw new Error(`the upload was refused: ${uploadResponse.status} ${await uploadResponse.text()}`);
       }

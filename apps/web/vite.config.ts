@@ -84,12 +84,13 @@ const fullTexts = path.join(srcDir, 'config', 'texts.ts');
 
 const contractIndex = fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url));
 /**
- * What the signed-out code takes from the contract's index (`API`, `ROUTES`): the index re-exports
+ * What the signed-out code takes from the contract's index (`ROUTES`): the index re-exports
  * every zod schema, and following all of it would keep the whole contract out of `app-shared`.
- * Anything else must be imported by its own path (e.g. `@pledgewatch/contract/auth`); the check in
+ * Anything else must be imported by its own path (e.g. `@pledgewatch/contract/auth`,
+ * `@pledgewatch/contract/endpoints/auth`); the check in
  * `generateBundle` fails the build when the signed-out chunks reach `app-shared` anyway.
  */
-const contractIndexLight = ['api-paths.ts', 'routes.ts'].map((file) =>
+const contractIndexLight = ['routes.ts'].map((file) =>
   fileURLToPath(new URL(`../../packages/contract/src/${file}`, import.meta.url)),
 );
 

@@ -8,7 +8,7 @@ export interface ReceivedMail {
 }
 
 /** Waits until the test SMTP server has received a mail for the address, and returns the newest. */
-export async function waitForMail(to: string, subject: RegExp): Promise<ReceivedMail> {
+export async function waitForMail(to: string, subject: RegExp, timeout = 20_000): Promise<ReceivedMail> {
   let found: ReceivedMail | undefined;
   await expect
     .poll(
@@ -18,7 +18,7 @@ export async function waitForMail(to: string, subject: RegExp): Promise<Received
         found = mails.reverse().find((mail) => subject.test(mail.subject));
         return Boolean(found);
       },
-      { timeout: 20_000 },
+      { timeout },
     )
     .toBe(true);
   return found!;

@@ -7,3 +7,6 @@ export const E2E_APP_PORT = basePort;
 export const E2E_MAIL_API_PORT = basePort + 16;
 export const E2E_APP_URL = `http://127.0.0.1:${E2E_APP_PORT}`;
 export const E2E_MAIL_API_URL = `http://127.0.0.1:${E2E_MAIL_API_PORT}`;
+/** A stand-in remote source (the `passport` source) whose answer a test can switch to 503. */
+export const E2E_SOURCE_PORT = basePort + 17;
+export const E2E_SOURCE_URL = `http://127.0.0.1:${E2E_SOURCE_PORT}`;

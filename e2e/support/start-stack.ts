@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startSmtpSink } from '../../apps/server/src/testing/smtp-sink.ts';
-import { E2E_APP_PORT, E2E_APP_URL, E2E_MAIL_API_PORT } from './stack.ts';
+import { E2E_APP_PORT, E2E_APP_URL, E2E_MAIL_API_PORT, E2E_SOURCE_PORT } from './stack.ts';
 
 /**
  * The app exactly as `npm start` runs it (built web app, embedded PostgreSQL, demo data) on a
@@ -23,6 +23,21 @@ const mailApi = http.createServer((request, response) => {
 });
 await new Promise<void>((resolve) => mailApi.listen(E2E_MAIL_API_PORT, '127.0.0.1', resolve));
 
+// The `passport` source as a remote service: it finds nothing until a test posts /status?code=503
+// (a source that went down), and answers again after /status?code=200.
+let sourceStatus = 200;
+const remoteSource = http.createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://x');
+  if (url.pathname === '/status') {
+    sourceStatus = Number(url.searchParams.get('code') ?? 200);
+    response.end('{}');
+    return;
+  }
+  response.writeHead(sourceStatus, { 'content-type': 'application/json' });
+  response.end(sourceStatus === 200 ? '{"findings":[]}' : '{"error":"maintenance"}');
+});
+await new Promise<void>((resolve) => remoteSource.listen(E2E_SOURCE_PORT, '127.0.0.1', resolve));
+
 const app = spawn(process.execPath, ['apps/server/src/server.ts'], {
   cwd: repoRoot,
   stdio: 'inherit',
@@ -34,6 +49,10 @@ const app = spawn(process.execPath, ['apps/server/src/server.ts'], {
     DATA_DIR: dataDir,
     SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
+    SOURCE_PASSPORT_URL: `http://127.0.0.1:${E2E_SOURCE_PORT}/passport`,
+    SOURCE_PASSPORT_RETRIES: '0',
+    SOURCE_PASSPORT_TIMEOUT_MS: '2000',
+    SOURCE_PASSPORT_CACHE_TTL: '0',
   },
 });
 
@@ -48,6 +67,7 @@ async function stop(code: number): Promise<void> {
     await new Promise((resolve) => app.once('exit', resolve));
   }
   mailApi.close();
+  remoteSource.close();
   await smtp.close();
   await rm(dataDir, { recursive: true, force: true });
   process.exit(code);

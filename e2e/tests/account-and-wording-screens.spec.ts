@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { API } from '@pledgewatch/contract';
+import { memberEndpoints } from '@pledgewatch/contract';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { apiCall, apiToken, DEMO_ADMIN, signInThroughForm } from '../support/session.ts';
@@ -26,7 +26,11 @@ for (const theme of THEMES) {
     ]);
     const admin = await apiToken(DEMO_ADMIN);
     const email = `screens-${theme}-${Date.now()}@demo.pledgewatch.ru`;
-    await apiCall(admin, 'POST', API.members, { email, fullName: 'Инна Приглашённая', role: 'analyst' });
+    await apiCall(admin, 'POST', memberEndpoints.invite.path, {
+      email,
+      fullName: 'Инна Приглашённая',
+      role: 'analyst',
+    });
     const link = linkFrom(await waitForMail(email, /^Приглашение в Pledgewatch/));
 
     for (const size of SIZES) {

@@ -1,5 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { API, buildPath, ROUTES } from '@pledgewatch/contract';
+import { authEndpoints, buildPath, memberEndpoints, ROUTES, userEndpoints } from '@pledgewatch/contract';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
@@ -7,13 +7,13 @@ import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '
 async function invite(fullName: string): Promise<{ email: string; link: string }> {
   const admin = await apiToken(DEMO_ADMIN);
   const email = `e2e-acc-${Date.now()}-${Math.floor(Math.random() * 1e6)}@demo.pledgewatch.ru`;
-  await apiCall(admin, 'POST', API.members, { email, fullName, role: 'analyst' });
+  await apiCall(admin, 'POST', memberEndpoints.invite.path, { email, fullName, role: 'analyst' });
   return { email, link: linkFrom(await waitForMail(email, /^Приглашение в Pledgewatch/)) };
 }
 
 async function acceptByApi(link: string, password: string): Promise<void> {
   const token = new URL(link).searchParams.get('token');
-  const response = await fetch(new URL(API.resetPasswordConfirm, link), {
+  const response = await fetch(new URL(userEndpoints.resetPasswordConfirm.path, link), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ token, new_password: password }),
@@ -49,7 +49,7 @@ test('a signed-out visit to /auth/verify-email keeps the token through sign-in a
   await acceptByApi(link, 'verify after sign in 7');
   const token = await apiToken({ email, password: 'verify after sign in 7' });
   const newEmail = email.replace('e2e-acc-', 'e2e-new-');
-  await apiCall(token, 'PUT', API.email, { email: newEmail });
+  await apiCall(token, 'PUT', userEndpoints.updateEmail.path, { email: newEmail });
   const verifyToken = new URL(
     linkFrom(await waitForMail(newEmail, /^Подтверждение нового e-mail/)),
   ).searchParams.get('token');
@@ -67,7 +67,7 @@ test('a signed-out visit to /auth/verify-email keeps the token through sign-in a
   // The new address is the login now.
   expect(
     (
-      await fetch(`${baseURL}${API.login}`, {
+      await fetch(`${baseURL}${authEndpoints.login.path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
@@ -158,7 +158,7 @@ test('signed out, no signed-in route asks the API anything but the sign-in check
 }) => {
   test.setTimeout(240_000);
   // The current-user call is the sign-in check itself; the build check is not data.
-  const allowed = new Set<string>([API.me, API.buildInfo]);
+  const allowed = new Set<string>([authEndpoints.me.path, authEndpoints.buildInfo.path]);
   const routes = Object.values(ROUTES).filter((route) => route.layout === 'default');
   expect(routes.length).toBeGreaterThan(15);
   for (const route of routes) {

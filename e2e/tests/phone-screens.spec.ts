@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { API } from '@pledgewatch/contract';
+import { checkEndpoints } from '@pledgewatch/contract';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
+import { ensureEvents as startEvents } from '../support/events.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
@@ -11,19 +12,10 @@ import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '
 type Page_<T> = { items: T[]; total: number };
 const VIN = 'XTA21703080123456';
 
-/** The demo organisation's events come with its first regular check; start one if none ran yet. */
+/** The demo organisation's events (a regular check is run if none ran yet), counted. */
 async function ensureEvents(token: string): Promise<number> {
-  const events = await apiCall<Page_<unknown>>(token, 'GET', `${API.events}?pageSize=10`);
-  if (events.total > 0) {
-    return events.total;
-  }
-  const run = await apiCall<{ id: string }>(token, 'POST', API.checkRuns, {});
-  await expect
-    .poll(async () => (await apiCall<{ status: string }>(token, 'GET', API.checkRun(run.id))).status, {
-      timeout: 90_000,
-    })
-    .toMatch(/^completed/);
-  return (await apiCall<Page_<unknown>>(token, 'GET', `${API.events}?pageSize=10`)).total;
+  await startEvents();
+  return (await apiCall<Page_<unknown>>(token, 'GET', `${checkEndpoints.events.path}?pageSize=10`)).total;
 }
 
 /** The page itself does not scroll sideways at this width. */
@@ -64,7 +56,11 @@ test.describe('on a phone', () => {
     await drawer.getByRole('button', { name: 'Показать' }).click();
     await expect(drawer).toBeHidden();
     await expect(page.getByRole('button', { name: 'Фильтры: 1' })).toBeVisible();
-    const unread = await apiCall<Page_<unknown>>(token, 'GET', `${API.events}?read=false&pageSize=10`);
+    const unread = await apiCall<Page_<unknown>>(
+      token,
+      'GET',
+      `${checkEndpoints.events.path}?read=false&pageSize=10`,
+    );
     if (unread.total > 0) {
       await expect(cards.first()).toHaveAttribute('data-read', 'false');
     }
@@ -133,7 +129,9 @@ test.describe('on a phone', () => {
 
   test('the one-time check document fits the screen', async ({ page }) => {
     const token = await apiToken(DEMO_ANALYST);
-    const check = await apiCall<{ id: string }>(token, 'POST', API.oneTimeCheck, { vin: VIN });
+    const check = await apiCall<{ id: string }>(token, 'POST', checkEndpoints.oneTimeCheck.path, {
+      vin: VIN,
+    });
     await signInThroughForm(page, DEMO_ANALYST);
     await page.goto(`/monitoring/one-time-check/document/${check.id}`);
     const sheet = page.getByTestId('check-document');
@@ -195,7 +193,9 @@ test.describe('docs screenshots', () => {
       ]);
       const token = await apiToken(DEMO_ANALYST);
       await ensureEvents(token);
-      const check = await apiCall<{ id: string }>(token, 'POST', API.oneTimeCheck, { vin: VIN });
+      const check = await apiCall<{ id: string }>(token, 'POST', checkEndpoints.oneTimeCheck.path, {
+        vin: VIN,
+      });
       await signInThroughForm(page, DEMO_ANALYST);
       for (const [size, viewport] of [
         ['desktop', DESKTOP],

@@ -130,11 +130,19 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
   await expect(adminCard.getByRole('button', { name: 'Одобрить' })).toBeEnabled();
   await expect(adminCard.getByTestId('approve-blocked-reason')).toHaveCount(0);
   await adminCard.getByRole('button', { name: 'Одобрить' }).click();
+  await adminPage
+    .getByRole('dialog', { name: 'Одобрить пакет?' })
+    .getByRole('button', { name: 'Одобрить' })
+    .click();
   await expect(adminCard.getByTestId('package-status')).toHaveText('Готов к отправке');
   await adminContext.close();
 
   await page.reload();
   await card.getByRole('button', { name: 'Отметить отправку' }).click();
+  await page
+    .getByRole('dialog', { name: 'Отметить отправку пакета?' })
+    .getByRole('button', { name: 'Отметить отправку' })
+    .click();
   await expect(card.getByTestId('package-status')).toHaveText('Отправлен');
   await expect(card).toContainText('одобрил Анна Администраторова');
 

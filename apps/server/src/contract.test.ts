@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { allEndpoints } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from './testing/test-app.ts';
 
@@ -36,6 +37,28 @@ describe('OpenAPI contract', () => {
     const document = response.json() as { paths: Record<string, Record<string, unknown>> };
     const missing = calls.filter((call) => !document.paths[call.path]?.[call.method]);
     expect(missing).toEqual([]);
+  });
+
+  it('serves every endpoint of the contract catalogue, and nothing else under /api/v1', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/docs/json' });
+    const document = response.json() as { paths: Record<string, Record<string, unknown>> };
+    const served = Object.entries(document.paths).flatMap(([routePath, operations]) =>
+      Object.keys(operations)
+        .filter((method) => method !== 'head')
+        .map(
+          // A module's root route is listed with a trailing slash (`/api/v1/users/`), served without one too.
+          (method) =>
+            `${method.toUpperCase()} ${routePath.replace(/\{(\w+)\}/g, ':$1').replace(/(.)\/$/, '$1')}`,
+        ),
+    );
+    const catalogue = allEndpoints().map((endpoint) => `${endpoint.method} ${endpoint.path}`);
+    expect(new Set(catalogue).size).toBe(catalogue.length);
+    expect(served.filter((call) => call.includes(' /api/v1/')).sort()).toEqual([...catalogue].sort());
+    // The OpenAPI document lists only the API; these are the routes outside the catalogue.
+    expect(served.filter((call) => !call.includes(' /api/v1/'))).toEqual([]);
+    for (const endpoint of allEndpoints()) {
+      expect(app.hasRoute({ method: endpoint.method, url: endpoint.path }), endpoint.path).toBe(true);
+    }
   });
 
   it('serves Swagger UI at /api/docs', async () => {

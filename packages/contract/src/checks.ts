@@ -185,9 +185,12 @@ export const EVENT_TYPE_CODES = [
   'passport_invalid',
   'passport_invalid_removed',
   'finding_changed',
+  'pledge_term_lapse',
 ] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPE_CODES, { error: 'Неизвестный тип события' });
 export type EventType = z.infer<typeof eventTypeSchema>;
+/** Event types a job raises (the pledge-term lapse), never a diff of a source's findings. */
+export const JOB_EVENT_TYPES: readonly EventType[] = ['pledge_term_lapse'];
 
 export interface EventTypeInfo {
   label: string;
@@ -278,6 +281,14 @@ export const EVENT_TYPES: Readonly<Record<EventType, EventTypeInfo>> = {
     onFirstCheck: false,
   },
   finding_changed: { label: 'Сведения изменились', severity: 'low', source: null, onFirstCheck: false },
+  // Raised by the daily lapse job (30 and 7 days before the contract term ends, and on the day),
+  // never by a source's findings; its severity grows as the day nears (PLEDGE_LAPSE_MILESTONES).
+  pledge_term_lapse: {
+    label: 'Истекает срок договора залога',
+    severity: 'medium',
+    source: 'pledges',
+    onFirstCheck: false,
+  },
 };
 
 // ─── Findings ───────────────────────────────────────────────────────────────────────────────
@@ -370,6 +381,10 @@ const booleanQuery = z.preprocess(
   z.boolean().optional(),
 );
 
+/** Columns the events table sorts by on the server, each backed by an index (0022_event_sort_indexes.sql). */
+export const EVENT_SORT_KEYS = ['detectedAt', 'severity', 'type', 'source'] as const;
+export type EventSortKey = (typeof EVENT_SORT_KEYS)[number];
+
 export const eventsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
@@ -390,6 +405,14 @@ export const eventsQuerySchema = z.object({
     .max(100)
     .optional()
     .describe('Поиск по VIN/номеру документа, метке, номеру договора'),
+  sort: z
+    .enum(EVENT_SORT_KEYS, { error: 'Сортировка: detectedAt, severity, type или source' })
+    .default('detectedAt')
+    .describe('Столбец сортировки; при равенстве — по времени в том же направлении'),
+  order: z
+    .enum(['asc', 'desc'], { error: 'Направление сортировки: asc или desc' })
+    .default('desc')
+    .describe('asc — по возрастанию, desc — по убыванию (по умолчанию — новые и важные сверху)'),
 });
 export type EventsQuery = z.input<typeof eventsQuerySchema>;
 export const eventsResponseSchema = z.object({
@@ -425,10 +448,12 @@ export const CHECK_RUN_STATUS_LABELS: Record<(typeof CHECK_RUN_STATUSES)[number]
   completed_with_errors: 'Завершена с ошибками источников',
   failed: 'Ошибка',
 };
-export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled'] as const;
-export const CHECK_RUN_TRIGGER_LABELS: Record<(typeof CHECK_RUN_TRIGGERS)[number], string> = {
+export const CHECK_RUN_TRIGGERS = ['manual', 'scheduled', 'pledge_registered'] as const;
+export type CheckRunTrigger = (typeof CHECK_RUN_TRIGGERS)[number];
+export const CHECK_RUN_TRIGGER_LABELS: Record<CheckRunTrigger, string> = {
   manual: 'Вручную',
   scheduled: 'По расписанию',
+  pledge_registered: 'После регистрации пакета залогов (только его ТС)',
 };
 
 export const checkRunSourceProgressSchema = z.object({
@@ -442,6 +467,16 @@ export const checkRunSourceProgressSchema = z.object({
   events: z.number().int(),
   lastError: z.string().nullable(),
 });
+
+/** A source that failed during a run: its items were not checked by it (never shown as clean). */
+export const failedSourceSchema = z.object({
+  type: sourceTypeSchema,
+  name: z.string(),
+  batchesFailed: z.number().int().describe('Частей проверки, где источник не ответил после всех попыток'),
+  itemsNotChecked: z.number().int().describe('Объектов в этих частях: этим источником не проверены'),
+  reason: z.string().describe('Причина отказа (ошибка последней неудавшейся части), на русском'),
+});
+export type FailedSource = z.infer<typeof failedSourceSchema>;
 
 export const checkRunSchema = z.object({
   id: z.string(),
@@ -458,6 +493,11 @@ export const checkRunSchema = z.object({
   startedAt: isoDateTime.nullable(),
   finishedAt: isoDateTime.nullable(),
   sources: z.array(checkRunSourceProgressSchema).describe('Ход по источникам (пусто в списке)'),
+  failedSources: z
+    .array(failedSourceSchema)
+    .describe(
+      'Источники, не ответившие в этой проверке (статус completed_with_errors); пусто — все ответили',
+    ),
 });
 export type CheckRun = z.infer<typeof checkRunSchema>;
 export const checkRunsQuerySchema = z.object({
@@ -622,6 +662,9 @@ export const FINDING_FIELD_LABELS: Readonly<Record<string, string>> = {
   note: 'Примечание',
   verified: 'Подтверждение',
   own: 'Залог вашей организации',
+  contract_end_date: 'Срок договора до',
+  days_left: 'Осталось дней',
+  registration_number: 'Регистрационный номер залога',
 };
 
 /**

@@ -3,6 +3,7 @@ import {
   CHECK_RUN_STATUSES,
   CHECK_RUN_TRIGGERS,
   eventTypeSchema,
+  failedSourceSchema,
   oneTimeCheckSummarySchema,
   severitySchema,
 } from './checks.ts';
@@ -47,6 +48,9 @@ export const dashboardResponseSchema = z.object({
       createdAt: isoDateTime,
       startedAt: isoDateTime.nullable(),
       finishedAt: isoDateTime.nullable(),
+      failedSources: z
+        .array(failedSourceSchema)
+        .describe('Источники, не ответившие в этой проверке; пусто — все ответили'),
     })
     .nullable()
     .describe('Последняя регулярная проверка; null — проверок не было'),

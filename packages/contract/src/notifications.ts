@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EVENT_TYPE_CODES, eventTypeSchema, SEVERITY_CODES, severitySchema } from './checks.ts';
+import {
+  EVENT_TYPE_CODES,
+  eventTypeSchema,
+  SEVERITY_CODES,
+  severitySchema,
+  sourceTypeSchema,
+} from './checks.ts';
 import { isoDateTime, PAGE_SIZE_MAX, requiredText } from './common.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
@@ -34,6 +40,25 @@ export const NOTIFICATION_MODE_LABELS: Readonly<Record<NotificationMode, string>
   run: 'Сводка по итогам каждой проверки',
 };
 
+/**
+ * What a rule watches: monitoring events (filtered by type, severity, item), or the health of the
+ * sources — failures in a row, or data not refreshed for too long (issue 14).
+ */
+export const NOTIFICATION_SUBJECTS = ['events', 'source_failure', 'source_stale'] as const;
+export const notificationSubjectSchema = z
+  .enum(NOTIFICATION_SUBJECTS, { error: 'Выберите, о чём уведомлять' })
+  .describe(
+    'events — события мониторинга; source_failure — источник не ответил failureThreshold раз подряд; source_stale — данные источника не обновлялись staleHours часов',
+  );
+export type NotificationSubject = z.infer<typeof notificationSubjectSchema>;
+export const NOTIFICATION_SUBJECT_LABELS: Readonly<Record<NotificationSubject, string>> = {
+  events: 'События мониторинга',
+  source_failure: 'Сбои источника данных',
+  source_stale: 'Устаревшие данные источника',
+};
+export const FAILURE_THRESHOLD_MAX = 100;
+export const STALE_HOURS_MAX = 8760;
+
 export const MAX_RECIPIENTS = 20;
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
 /** Telegram bot tokens look like `123456789:AAH…` (bot id, colon, 30+ URL-safe characters). */
@@ -51,6 +76,9 @@ export const NOTIFICATION_MESSAGES = {
   botToken: 'Неверный токен бота: ожидается вид 123456789:AAH…, как выдаёт @BotFather',
   chatId: 'Неверный идентификатор чата: число (например, -1001234567890) или @имя_канала',
   digestHour: 'Час — целое число от 0 до 23',
+  failureThreshold: `Число ошибок подряд — целое от 1 до ${FAILURE_THRESHOLD_MAX}`,
+  staleHours: `Срок — целое число часов от 1 до ${STALE_HOURS_MAX}`,
+  sourceAlertMode: 'Оповещения об источниках отправляются сразу: выберите «Сразу по каждому событию»',
 } as const;
 
 /** A field a method needs, as the form shows it. */
@@ -186,6 +214,23 @@ const ruleFieldsShape = {
     .min(0, { error: NOTIFICATION_MESSAGES.digestHour })
     .max(23, { error: NOTIFICATION_MESSAGES.digestHour })
     .describe('Час отправки ежедневной сводки по Москве (0–23)'),
+  subject: notificationSubjectSchema,
+  sourceType: sourceTypeSchema
+    .nullable()
+    .describe('Для оповещений об источниках: какой источник; null — любой'),
+  failureThreshold: z
+    .number({ error: NOTIFICATION_MESSAGES.failureThreshold })
+    .int({ error: NOTIFICATION_MESSAGES.failureThreshold })
+    .min(1, { error: NOTIFICATION_MESSAGES.failureThreshold })
+    .max(FAILURE_THRESHOLD_MAX, { error: NOTIFICATION_MESSAGES.failureThreshold })
+    .describe('source_failure: после скольких ошибок подряд оповещать (1–100)'),
+  staleHours: z
+    .number({ error: NOTIFICATION_MESSAGES.staleHours })
+    .int({ error: NOTIFICATION_MESSAGES.staleHours })
+    .min(1, { error: NOTIFICATION_MESSAGES.staleHours })
+    .max(STALE_HOURS_MAX, { error: NOTIFICATION_MESSAGES.staleHours })
+    .describe('source_stale: через сколько часов без обновления данных оповещать'),
+  notifyRecovery: z.boolean().describe('Сообщить, когда источник снова в порядке'),
 };
 
 const emailCheck = z.email();
@@ -198,6 +243,8 @@ function isHttpUrl(value: string): { ok: boolean; credentials: boolean } {
 }
 
 type RuleShape = {
+  subject?: NotificationSubject;
+  mode?: NotificationMode;
   method: NotificationMethod;
   recipients: string[];
   config: Record<string, string>;
@@ -215,6 +262,10 @@ export function checkRuleMethod(
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: 'custom', path, message });
   const config = (key: string) => (value.config[key] ?? '').trim();
+  // A source alert is one message per episode: there is nothing to gather into a digest.
+  if (value.subject && value.subject !== 'events' && value.mode && value.mode !== 'instant') {
+    issue(['mode'], NOTIFICATION_MESSAGES.sourceAlertMode);
+  }
   const secretMissing = (key: string) => !options.secretsOptional && config(key) === '';
   if (value.method === 'email') {
     const seen = new Set<string>();
@@ -300,6 +351,11 @@ export const createNotificationRuleBodySchema = z
     config: ruleFieldsShape.config.default({}),
     mode: ruleFieldsShape.mode.default('instant'),
     digestHour: ruleFieldsShape.digestHour.default(9),
+    subject: ruleFieldsShape.subject.default('events'),
+    sourceType: ruleFieldsShape.sourceType.default(null),
+    failureThreshold: ruleFieldsShape.failureThreshold.default(3),
+    staleHours: ruleFieldsShape.staleHours.default(24),
+    notifyRecovery: ruleFieldsShape.notifyRecovery.default(true),
   })
   .superRefine((value, ctx) => checkRuleMethod(value, ctx))
   .transform(normaliseRuleTarget);
@@ -322,6 +378,11 @@ export const updateNotificationRuleBodySchema = z.object({
   config: ruleFieldsShape.config.optional(),
   mode: ruleFieldsShape.mode.optional(),
   digestHour: ruleFieldsShape.digestHour.optional(),
+  subject: ruleFieldsShape.subject.optional(),
+  sourceType: ruleFieldsShape.sourceType.optional(),
+  failureThreshold: ruleFieldsShape.failureThreshold.optional(),
+  staleHours: ruleFieldsShape.staleHours.optional(),
+  notifyRecovery: ruleFieldsShape.notifyRecovery.optional(),
 });
 export type UpdateNotificationRuleBody = z.input<typeof updateNotificationRuleBodySchema>;
 
@@ -349,6 +410,11 @@ export const notificationRuleSchema = z.object({
   mode: notificationModeSchema,
   digestHour: z.number().int(),
   lastDigestOn: z.string().nullable().describe('Дата (МСК) последней ежедневной сводки'),
+  subject: notificationSubjectSchema,
+  sourceType: sourceTypeSchema.nullable(),
+  failureThreshold: z.number().int(),
+  staleHours: z.number().int(),
+  notifyRecovery: z.boolean(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
@@ -382,11 +448,12 @@ export const DELIVERY_STATUS_LABELS: Readonly<Record<DeliveryStatus, string>> = 
   failed: 'Ошибка',
 };
 
-export const DELIVERY_KINDS = ['event', 'digest', 'test'] as const;
+export const DELIVERY_KINDS = ['event', 'digest', 'test', 'source'] as const;
 export const DELIVERY_KIND_LABELS: Readonly<Record<(typeof DELIVERY_KINDS)[number], string>> = {
   event: 'Событие',
   digest: 'Сводка',
   test: 'Тест',
+  source: 'Источник',
 };
 
 export const deliverySchema = z.object({
@@ -407,6 +474,10 @@ export const deliverySchema = z.object({
     })
     .nullable()
     .describe('Первое (для события — единственное) событие доставки'),
+  alert: z
+    .string()
+    .nullable()
+    .describe('Для оповещения об источнике (kind = source): что случилось, одной строкой'),
   status: deliveryStatusSchema,
   attempts: z.number().int().describe('Сделано попыток'),
   maxAttempts: z.number().int(),
@@ -451,3 +522,24 @@ export const webhookEventSchema = z.object({
   }),
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+// ─── Source alerts ──────────────────────────────────────────────────────────────────────────
+
+/** failure / recovered: failures in a row and the first good answer after; stale / refreshed: data age. */
+export const SOURCE_ALERT_KINDS = ['failure', 'recovered', 'stale', 'refreshed'] as const;
+export type SourceAlertKind = (typeof SOURCE_ALERT_KINDS)[number];
+
+/** What one source alert says; the `alert` of a webhook call whose kind is `source`. */
+export const sourceAlertSchema = z.object({
+  kind: z.enum(SOURCE_ALERT_KINDS),
+  sourceType: sourceTypeSchema,
+  sourceName: z.string(),
+  consecutiveFailures: z.number().int(),
+  failureThreshold: z.number().int().nullable(),
+  lastError: z.string().nullable().describe('Последняя ошибка источника, на русском'),
+  lastRefreshAt: isoDateTime.nullable().describe('Когда данные источника обновлялись последний раз'),
+  staleHours: z.number().int().nullable(),
+  detectedAt: isoDateTime,
+  url: z.string().describe('Страница источников'),
+});
+export type SourceAlert = z.infer<typeof sourceAlertSchema>;

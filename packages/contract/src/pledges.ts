@@ -69,6 +69,7 @@ export type EventSubmissionStatus = z.infer<typeof eventSubmissionStatusSchema>;
 export const EVENT_SUBMISSION_STATUS_LABELS: Record<EventSubmissionStatus, string> = {
   new: 'Не в пакете',
   ...PACKAGE_STATUS_LABELS,
+  rejected: 'Отказ реестра',
 };
 
 /** Days before the contract term ends when a registered pledge is flagged (the lapse warning). */
@@ -437,6 +438,14 @@ export const lapseSchema = z
     `Предупреждение: срок договора зарегистрированного залога истекает в ближайшие ${PLEDGE_LAPSE_DAYS} дн.`,
   );
 
+export const eventRejectionSchema = z.object({
+  packageId: z.string().nullable(),
+  packageNumber: z.number().int().nullable(),
+  reason: z.string().nullable().describe('Причина отказа, как её внесли при отметке отказа'),
+  rejectedAt: isoDateTime,
+});
+export type EventRejection = z.infer<typeof eventRejectionSchema>;
+
 export const pledgeEventSchema = z
   .object({
     id: z.string(),
@@ -469,6 +478,13 @@ export const pledgeEventSchema = z
     status: eventSubmissionStatusSchema.describe('Статус отправки: статус пакета или new'),
     statusLabel: z.string(),
     lapse: lapseSchema.nullable(),
+    lastRejection: eventRejectionSchema
+      .nullable()
+      .describe('Последний отказ реестра по этому уведомлению (история — в карточке события)'),
+    canCorrect: z
+      .boolean()
+      .describe('Уведомление можно исправить: оно не в пакете или его пакет получил отказ реестра'),
+    correctedAt: isoDateTime.nullable().describe('Когда уведомление исправляли в последний раз'),
     createdBy: z.object({ id: z.string(), fullName: z.string() }).nullable(),
     createdAt: isoDateTime,
   })
@@ -565,6 +581,13 @@ export const pledgeEventDetailSchema = pledgeEventSchema.extend({
     )
     .describe('Все уведомления этого залога по дате'),
   packageHistory: z.array(packageHistoryEntrySchema).describe('История пакета события'),
+  rejections: z
+    .array(
+      eventRejectionSchema.extend({
+        rejectedBy: z.object({ id: z.string(), fullName: z.string() }).nullable(),
+      }),
+    )
+    .describe('Все отказы реестра по этому уведомлению, старые сверху'),
 });
 export type PledgeEventDetail = z.infer<typeof pledgeEventDetailSchema>;
 

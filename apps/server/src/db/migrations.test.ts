@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { API } from '@pledgewatch/contract';
+import { monitoringEndpoints } from '@pledgewatch/contract';
 import { describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
@@ -95,7 +95,7 @@ describe.each(released.releases)('a database of release $release', ({ migrations
         const token = await signIn(app, 'old-release@test.ru', password);
         const response = await app.inject({
           method: 'GET',
-          url: `${API.monitoringItems}?entity=vin`,
+          url: `${monitoringEndpoints.items.path}?entity=vin`,
           headers: { authorization: `Bearer ${token}` },
         });
         expect(response.statusCode).toBe(200);

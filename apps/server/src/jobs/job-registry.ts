@@ -5,7 +5,10 @@ import '../wiring.ts';
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
 import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
+import { pledgeLapseJob } from '../modules/checks/jobs/pledge-lapse.job.ts';
+import { recheckItemsJob } from '../modules/checks/jobs/recheck-items.job.ts';
 import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
+import { sourceAlertsJob } from '../modules/checks/jobs/source-alerts.job.ts';
 import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
 import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-notification.job.ts';
 import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
@@ -21,8 +24,11 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   notificationDigestsJob,
   planCheckRunJob,
   checkBatchJob,
+  recheckItemsJob,
   scheduledChecksJob,
   pruneAuthAttemptsJob,
+  sourceAlertsJob,
+  pledgeLapseJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';

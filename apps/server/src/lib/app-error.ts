@@ -54,6 +54,10 @@ export const ERRORS = {
     status: 403,
     message: 'Исключение залога может оформить только администратор организации',
   },
+  PLEDGE_EVENT_NOT_CORRECTABLE: {
+    status: 409,
+    message: 'Исправить можно только уведомление без пакета или с отказом реестра',
+  },
   PLEDGE_EVENT_NOT_FOUND: { status: 404, message: 'Событие реестра залогов не найдено' },
   PLEDGE_PACKAGE_NOT_FOUND: { status: 404, message: 'Пакет уведомлений не найден' },
   PLEDGE_PACKAGE_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем статусе пакета' },

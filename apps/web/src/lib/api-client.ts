@@ -1,3 +1,5 @@
+import type { EndpointDefinition, EndpointRequest, EndpointResponse } from '@pledgewatch/contract/endpoint';
+import { endpointPath } from '@pledgewatch/contract/endpoint';
 import { getAuthHref, paths } from '@/config/paths';
 import { texts } from '@/config/texts-signed-out';
 import { markSessionEnded } from './auth-token';
@@ -198,6 +200,129 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
     }
     xhr.send(form);
   });
+}
+
+/** The answer as the browser holds it: file answers are Blobs. */
+export type EndpointResult<E extends EndpointDefinition> = E extends { responseType: 'blob' }
+  ? Blob
+  : EndpointResponse<E>;
+
+/** The call's parts (`params`, `query`, `body`: as the endpoint has them) plus what the browser adds. */
+export type EndpointCall<E extends EndpointDefinition> = EndpointRequest<E> & {
+  signal?: AbortSignal;
+  /** Multipart only: bytes sent so far and the total. */
+  onProgress?: (loaded: number, total: number) => void;
+};
+
+type CallArgs<E extends EndpointDefinition> =
+  Record<never, never> extends EndpointRequest<E> ? [call?: EndpointCall<E>] : [call: EndpointCall<E>];
+
+type LooseCall = {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  signal?: AbortSignal;
+  onProgress?: (loaded: number, total: number) => void;
+};
+
+/** A list in a query is sent as one comma-joined value, as the server's query schemas read it. */
+function queryValues(query: Record<string, unknown> | undefined): Record<string, QueryValue> | undefined {
+  if (!query) {
+    return undefined;
+  }
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.join(',') : (value as QueryValue),
+    ]),
+  );
+}
+
+/** The endpoint's URL with its path parameters and query, e.g. for a plain download link. */
+export function endpointUrl<E extends EndpointDefinition>(endpoint: E, ...[call]: CallArgs<E>): string {
+  const loose = (call ?? {}) as LooseCall;
+  return buildUrl(endpointPath(endpoint.path, loose.params), queryValues(loose.query));
+}
+
+/** Thrown in development when an answer does not match the endpoint's response schema. */
+export class ContractMismatchError extends Error {
+  constructor(endpoint: EndpointDefinition, issues: string) {
+    super(`The answer of ${endpoint.method} ${endpoint.path} does not match the contract: ${issues}`);
+    this.name = 'ContractMismatchError';
+  }
+}
+
+/**
+ * Development only: the answer must match the endpoint's response schema, so a server and client
+ * drifting apart fail loudly on the developer's screen. Production trusts the server and skips it.
+ */
+export function checkAnswer(endpoint: EndpointDefinition, answer: unknown): void {
+  if (endpoint.responseType === 'blob' || endpoint.responseType === 'text') {
+    return;
+  }
+  const result = endpoint.response.safeParse(answer);
+  if (!result.success) {
+    const issues = result.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    const error = new ContractMismatchError(endpoint, issues);
+    console.error(error.message, answer);
+    throw error;
+  }
+}
+
+const LOAD_DEFINITION = Symbol('load the endpoint definition');
+
+/** The parts of a definition that route a call: method, path, and how body and answer travel. */
+type RouteOf<E extends EndpointDefinition> = Pick<
+  E,
+  'method' | 'path' | Extract<keyof E, 'bodyType' | 'responseType'>
+>;
+
+/**
+ * An endpoint for code that runs before sign-in, carried without its schemas so zod stays out of
+ * the sign-in page's download (issue #15's budget). The types make `route` equal the definition's
+ * method, path and body/answer kinds; in development `load` brings the full definition to check
+ * the answer (pass it only under `import.meta.env.DEV`, so production builds drop it).
+ */
+export function endpointRoute<E extends EndpointDefinition>(route: RouteOf<E>, load?: () => Promise<E>): E {
+  return { ...route, [LOAD_DEFINITION]: load } as unknown as E;
+}
+
+/**
+ * Calls an endpoint of the contract: the path, query and body types, the method and the way the
+ * body travels (JSON, form, multipart with progress) all come from its definition.
+ */
+export async function callEndpoint<E extends EndpointDefinition>(
+  endpoint: E,
+  ...[call]: CallArgs<E>
+): Promise<EndpointResult<E>> {
+  const loose = (call ?? {}) as LooseCall;
+  const url = endpointPath(endpoint.path, loose.params);
+  const query = queryValues(loose.query);
+  let answer: unknown;
+  if (endpoint.bodyType === 'multipart') {
+    answer = await upload(url, loose.body as FormData, {
+      query,
+      signal: loose.signal,
+      onProgress: loose.onProgress,
+    });
+  } else {
+    answer = await request(endpoint.method, url, {
+      query,
+      signal: loose.signal,
+      responseType: endpoint.responseType,
+      ...(endpoint.bodyType === 'form'
+        ? { form: loose.body as Record<string, string> }
+        : { body: loose.body }),
+    });
+  }
+  if (import.meta.env.DEV) {
+    const load = (endpoint as { [LOAD_DEFINITION]?: () => Promise<EndpointDefinition> })[LOAD_DEFINITION];
+    checkAnswer(load ? await load() : endpoint, answer);
+  }
+  return answer as EndpointResult<E>;
 }
 
 /** A same-origin URL with query parameters, for plain download links (the auth cookie goes along). */

@@ -1,11 +1,12 @@
-import { API, type MeResponse, type TokenResponse, type User } from '@pledgewatch/contract';
+import type { MeResponse, TokenResponse, User } from '@pledgewatch/contract/auth';
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '@/lib/query-keys';
-import { api } from './api-client';
+import { callEndpoint } from './api-client';
 import { markSessionEnded, markSignedIn, mayHaveSession } from './auth-token';
+import { signedOutEndpoints } from './signed-out-endpoints';
 
 /** The signed-in user lives in lib (not a feature) because the layout and every feature need it. */
-export const getMe = (): Promise<MeResponse> => api.get<MeResponse>(API.me);
+export const getMe = (): Promise<MeResponse> => callEndpoint(signedOutEndpoints.me);
 
 export const meQueryOptions = () =>
   queryOptions({
@@ -33,13 +34,15 @@ export type LoginInput = { username: string; password: string };
 
 export async function login({ username, password }: LoginInput): Promise<TokenResponse> {
   // The seed's OAuth2 password form: client_id and client_secret are sent, but empty.
-  const token = await api.postForm<TokenResponse>(API.login, {
-    grant_type: 'password',
-    username,
-    password,
-    scope: '',
-    client_id: '',
-    client_secret: '',
+  const token = await callEndpoint(signedOutEndpoints.login, {
+    body: {
+      grant_type: 'password',
+      username,
+      password,
+      scope: '',
+      client_id: '',
+      client_secret: '',
+    },
   });
   // The server set the HttpOnly session cookie; the token in the body is for API clients and is not kept.
   markSignedIn();
@@ -59,7 +62,7 @@ export function useLogin() {
 
 export async function logout(): Promise<void> {
   try {
-    await api.delete<unknown>(API.logout);
+    await callEndpoint(signedOutEndpoints.logout);
   } finally {
     // Signing out locally must work even if the server is unreachable or the session already ended.
     markSessionEnded();

@@ -1,7 +1,7 @@
-import { API } from '@pledgewatch/contract';
 import { useEffect } from 'react';
 import { BUILD_CHECK_INTERVAL_MS, BUILD_ID_STORAGE_KEY } from '@/config/constants';
-import { api } from './api-client';
+import { callEndpoint } from './api-client';
+import { signedOutEndpoints } from './signed-out-endpoints';
 
 function readStoredBuild(): string | null {
   try {
@@ -15,7 +15,7 @@ function readStoredBuild(): string | null {
 export async function checkBuild(): Promise<boolean> {
   let current: string;
   try {
-    current = await api.get<string>(API.buildInfo);
+    current = await callEndpoint(signedOutEndpoints.buildInfo);
   } catch {
     // A missed check is harmless; the next tick tries again.
     return false;

@@ -1,4 +1,5 @@
-import { API, meResponseSchema, type Role } from '@pledgewatch/contract';
+import { meResponseSchema, type Role } from '@pledgewatch/contract';
+import { authEndpoints } from '@pledgewatch/contract/endpoints/auth';
 import type { StubAnswer } from './render-route';
 
 /** A signed-in user in the contract's shape. */
@@ -15,7 +16,7 @@ export const userFixture = (role: Role = 'analyst') => ({
 
 /** The current user's answer (`GET /auth/me`) for a role. */
 export const meAnswer = (role: Role = 'analyst'): StubAnswer => ({
-  path: API.me,
+  path: authEndpoints.me.path,
   schema: meResponseSchema,
   body: { user: userFixture(role) },
 });

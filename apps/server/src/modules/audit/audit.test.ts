@@ -1,4 +1,10 @@
-import { API, type AuditFacets, type AuditResponse } from '@pledgewatch/contract';
+import {
+  type AuditFacets,
+  type AuditResponse,
+  auditEndpoints,
+  endpointPath,
+  memberEndpoints,
+} from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
@@ -19,7 +25,7 @@ beforeAll(async () => {
   // A real action of each organisation's admin, through the API.
   const promote = await app.inject({
     method: 'PATCH',
-    url: API.member(analystA.id),
+    url: endpointPath(memberEndpoints.update.path, { id: analystA.id }),
     headers: bearer(adminA.token),
     payload: { role: 'viewer' },
   });
@@ -27,7 +33,7 @@ beforeAll(async () => {
   const colleagueB = await createSignedInUser(app, { organisationId: adminB.organisationId });
   await app.inject({
     method: 'PATCH',
-    url: API.member(colleagueB.id),
+    url: endpointPath(memberEndpoints.update.path, { id: colleagueB.id }),
     headers: bearer(adminB.token),
     payload: { active: false },
   });
@@ -45,7 +51,7 @@ beforeAll(async () => {
 
 describe('audit log', () => {
   it('shows an admin what changed, by whom, in their own organisation only', async () => {
-    const response = await get(`${API.audit}?action=user.updated`, adminA);
+    const response = await get(`${auditEndpoints.list.path}?action=user.updated`, adminA);
     expect(response.statusCode).toBe(200);
     const body = response.json<AuditResponse>();
     expect(body.total).toBe(1);
@@ -54,48 +60,54 @@ describe('audit log', () => {
     expect(entry?.entityId).toBe(analystA.id);
     expect(entry?.details).toMatchObject({ changes: { role: { from: 'analyst', to: 'viewer' } } });
 
-    const all = (await get(API.audit, adminA)).json<AuditResponse>();
+    const all = (await get(auditEndpoints.list.path, adminA)).json<AuditResponse>();
     expect(all.items.every((item) => item.actor === null || item.actor.id === adminA.id)).toBe(true);
     expect(JSON.stringify(all)).not.toContain(adminB.organisationId);
-    const ofB = (await get(API.audit, adminB)).json<AuditResponse>();
+    const ofB = (await get(auditEndpoints.list.path, adminB)).json<AuditResponse>();
     expect(ofB.items.map((item) => item.details)).toEqual([
       expect.objectContaining({ changes: { active: { from: true, to: false } } }),
     ]);
   });
 
   it('refuses people who are not administrators', async () => {
-    const viewer = await get(API.audit, analystA);
+    const viewer = await get(auditEndpoints.list.path, analystA);
     expect(viewer.statusCode).toBe(403);
-    expect((await get(API.auditExport, analystA)).statusCode).toBe(403);
-    expect((await app.inject({ method: 'GET', url: API.audit })).statusCode).toBe(401);
+    expect((await get(auditEndpoints.export.path, analystA)).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: auditEndpoints.list.path })).statusCode).toBe(401);
   });
 
   it('filters by person, object and Moscow period, and checks the period', async () => {
-    const march = (await get(`${API.audit}?from=2026-03-01&to=2026-03-01`, adminA)).json<AuditResponse>();
+    const march = (
+      await get(`${auditEndpoints.list.path}?from=2026-03-01&to=2026-03-01`, adminA)
+    ).json<AuditResponse>();
     expect(march.items.map((item) => item.entityId)).toEqual(['old-news']);
-    const afterMarch = (await get(`${API.audit}?from=2026-03-02`, adminA)).json<AuditResponse>();
+    const afterMarch = (
+      await get(`${auditEndpoints.list.path}?from=2026-03-02`, adminA)
+    ).json<AuditResponse>();
     expect(afterMarch.items.map((item) => item.action)).toEqual(['user.updated']);
     const byEntity = (
-      await get(`${API.audit}?entity=news&actorId=${adminA.id}`, adminA)
+      await get(`${auditEndpoints.list.path}?entity=news&actorId=${adminA.id}`, adminA)
     ).json<AuditResponse>();
     expect(byEntity.total).toBe(1);
-    const byOther = (await get(`${API.audit}?actorId=${analystA.id}`, adminA)).json<AuditResponse>();
+    const byOther = (
+      await get(`${auditEndpoints.list.path}?actorId=${analystA.id}`, adminA)
+    ).json<AuditResponse>();
     expect(byOther.total).toBe(0);
 
-    const reversed = await get(`${API.audit}?from=2026-03-02&to=2026-03-01`, adminA);
+    const reversed = await get(`${auditEndpoints.list.path}?from=2026-03-02&to=2026-03-01`, adminA);
     expect(reversed.statusCode).toBe(422);
     expect(reversed.json().fieldErrors).toEqual([{ field: 'to', message: 'Конец периода раньше начала' }]);
   });
 
   it('offers the filters present in the log', async () => {
-    const facets = (await get(API.auditFacets, adminA)).json<AuditFacets>();
+    const facets = (await get(auditEndpoints.facets.path, adminA)).json<AuditFacets>();
     expect(facets.actions).toEqual(['news.created', 'user.updated']);
     expect(facets.entities).toEqual(['news', 'user']);
     expect(facets.actors.map((actor) => actor.id)).toEqual([adminA.id]);
   });
 
   it('exports the filtered log as CSV and XLSX in Russian', async () => {
-    const csv = await get(`${API.auditExport}?format=csv&action=user.updated`, adminA);
+    const csv = await get(`${auditEndpoints.export.path}?format=csv&action=user.updated`, adminA);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body
@@ -106,7 +118,7 @@ describe('audit log', () => {
     expect(lines[1]).toContain('Изменение сотрудника');
     expect(lines[1]).toContain('Роль: analyst → viewer');
 
-    const xlsx = await get(`${API.auditExport}?format=xlsx`, adminA);
+    const xlsx = await get(`${auditEndpoints.export.path}?format=xlsx`, adminA);
     expect(xlsx.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);

@@ -1,28 +1,19 @@
-import { loginBodySchema, messageResponseSchema, tokenResponseSchema } from '@pledgewatch/contract';
+import { authEndpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../../config/env.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { clientInfo, errors } from '../../lib/http.ts';
+import { route } from '../../lib/endpoint-route.ts';
+import { clientInfo } from '../../lib/http.ts';
 import { requestSite } from '../../lib/same-origin.ts';
 import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-
-  app.post(
-    '/login',
+  route(
+    fastify,
+    authEndpoints.login,
     {
-      schema: {
-        tags: ['auth'],
-        summary: 'Вход по e-mail и паролю (OAuth2 password grant, form-urlencoded)',
-        security: [],
-        consumes: ['application/x-www-form-urlencoded'],
-        body: loginBodySchema,
-        response: { 200: tokenResponseSchema, ...errors(400, 401, 403, 422, 429) },
-      },
       // Login CSRF: a foreign page must not sign the browser into someone else's account. API
       // clients send no Origin and are unaffected.
       onRequest: async (request) => {
@@ -45,20 +36,9 @@ export const authRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fast
     },
   );
 
-  app.delete(
-    '/logout',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'Выход: текущий токен перестаёт действовать',
-        response: { 200: messageResponseSchema, ...errors(401, 403) },
-      },
-    },
-    async (request, reply) => {
-      await logout({ db: fastify.db, auth: requireAuth(request) });
-      clearSessionCookie(request, reply);
-      return { message: 'Вы вышли из системы' };
-    },
-  );
+  route(fastify, authEndpoints.logout, { onRequest: fastify.authenticate }, async (request, reply) => {
+    await logout({ db: fastify.db, auth: requireAuth(request) });
+    clearSessionCookie(request, reply);
+    return { message: 'Вы вышли из системы' };
+  });
 };

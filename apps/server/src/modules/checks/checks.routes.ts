@@ -1,26 +1,10 @@
 import multipart from '@fastify/multipart';
-import {
-  cacheInvalidateBodySchema,
-  cacheInvalidateResponseSchema,
-  checkRunSchema,
-  checkRunsQuerySchema,
-  checkRunsResponseSchema,
-  checkScheduleSchema,
-  sourceImportSchema,
-  sourceImportsQuerySchema,
-  sourceImportsResponseSchema,
-  sourcesResponseSchema,
-  sourceTypeSchema,
-  updateCheckScheduleBodySchema,
-} from '@pledgewatch/contract';
+import { checkEndpoints as endpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
-import { errors } from '../../lib/http.ts';
+import { route } from '../../lib/endpoint-route.ts';
 import { requireAuth } from '../../plugins/auth.ts';
-import { idParams } from './checks-routes-shared.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { oneTimeCheckRoutes } from './one-time-checks/one-time-checks.routes.ts';
 import { getCheckSchedule, updateCheckSchedule } from './runs/check-schedule.service.ts';
@@ -42,7 +26,6 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
   await fastify.register(multipart, {
     limits: { fileSize: DATASET_MAX_BYTES, files: 1, fields: 5, parts: 10 },
   });
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const writers = [fastify.authenticate, fastify.requireRole('admin', 'analyst')];
   const staffOnly = async (request: FastifyRequest) => {
     if (!requireAuth(request).isStaff) {
@@ -52,34 +35,15 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
 
   // ─── Sources ───────────────────────────────────────────────────────────────────────────────
 
-  app.get(
-    '/sources',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary:
-          'Источники данных: вид, версия данных, обновление, число записей, p50/p95 ответа, ошибки подряд',
-        response: { 200: sourcesResponseSchema, ...errors(401) },
-      },
-    },
-    async () => listSources({ db: fastify.db, config }),
+  route(fastify, endpoints.sources, { onRequest: fastify.authenticate }, async () =>
+    listSources({ db: fastify.db, config }),
   );
 
-  app.post(
-    '/sources/:type/imports',
-    {
-      onRequest: [fastify.authenticate, fastify.requireStaff],
-      schema: {
-        tags: ['checks'],
-        summary:
-          'Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком',
-        consumes: ['multipart/form-data'],
-        params: z.object({ type: sourceTypeSchema }),
-        response: { 201: sourceImportSchema, ...errors(400, 401, 403, 413, 422) },
-      },
-    },
-    async (request, reply) => {
+  route(
+    fastify,
+    endpoints.importSource,
+    { onRequest: [fastify.authenticate, fastify.requireStaff] },
+    async (request) => {
       let file: Awaited<ReturnType<typeof request.file>>;
       try {
         file = request.isMultipart() ? await request.file() : undefined;
@@ -113,121 +77,54 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
         fileName: file.filename,
         content: content(),
       });
-      return reply.code(201).send(created);
+      return created;
     },
   );
 
-  app.get(
-    '/sources/:type/imports',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'История версий набора данных источника, новые сверху',
-        params: z.object({ type: sourceTypeSchema }),
-        querystring: sourceImportsQuerySchema,
-        response: { 200: sourceImportsResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findSourceImports({ db: fastify.db, type: request.params.type, ...request.query }),
+  route(fastify, endpoints.sourceImports, { onRequest: fastify.authenticate }, async (request) =>
+    findSourceImports({ db: fastify.db, type: request.params.type, ...request.query }),
   );
 
-  app.post(
-    '/cache/invalidate',
-    {
-      // The cache is shared by every organisation: a tenant's admin must not flush it for all of them.
-      onRequest: [fastify.authenticate, staffOnly],
-      schema: {
-        tags: ['checks'],
-        summary:
-          'Сбросить общий кэш ответов внешнего источника (type — тип источника или all); только сотрудник платформы',
-        body: cacheInvalidateBodySchema,
-        response: { 200: cacheInvalidateResponseSchema, ...errors(401, 403, 422) },
-      },
-    },
+  route(
+    fastify,
+    endpoints.invalidateCache,
+    // The cache is shared by every organisation: a tenant's admin must not flush it for all of them.
+    { onRequest: [fastify.authenticate, staffOnly] },
     async (request) =>
       invalidateSourceCache({ db: fastify.db, auth: requireAuth(request), type: request.body.type }),
   );
 
   // ─── Check runs ────────────────────────────────────────────────────────────────────────────
 
-  app.post(
-    '/check-runs',
-    {
-      onRequest: writers,
-      schema: {
-        tags: ['checks'],
-        summary:
-          'Запустить регулярную проверку всего портфеля сейчас (одна незавершённая проверка на организацию)',
-        response: { 202: checkRunSchema, ...errors(401, 403, 409) },
-      },
-    },
-    async (request, reply) => {
-      const auth = requireAuth(request);
-      const run = await startCheckRun({
-        db: fastify.db,
-        config,
-        queue: fastify.queue,
-        organisationId: auth.organisationId,
-        trigger: 'manual',
-        userId: auth.userId,
-      });
-      return reply.code(202).send(run);
-    },
+  route(fastify, endpoints.startRun, { onRequest: writers }, async (request) => {
+    const auth = requireAuth(request);
+    const run = await startCheckRun({
+      db: fastify.db,
+      config,
+      queue: fastify.queue,
+      organisationId: auth.organisationId,
+      trigger: 'manual',
+      userId: auth.userId,
+    });
+    return run;
+  });
+
+  route(fastify, endpoints.runs, { onRequest: fastify.authenticate }, async (request) =>
+    findCheckRuns({ db: fastify.db, auth: requireAuth(request), ...request.query }),
   );
 
-  app.get(
-    '/check-runs',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Регулярные проверки организации, новые сверху (без хода по источникам)',
-        querystring: checkRunsQuerySchema,
-        response: { 200: checkRunsResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findCheckRuns({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  route(fastify, endpoints.run, { onRequest: fastify.authenticate }, async (request) =>
+    getCheckRun({ db: fastify.db, auth: requireAuth(request), runId: request.params.id }),
   );
 
-  app.get(
-    '/check-runs/:id',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Ход проверки: объекты, части, события и состояние каждого источника',
-        params: idParams('проверки'),
-        response: { 200: checkRunSchema, ...errors(401, 404, 422) },
-      },
-    },
-    async (request) => getCheckRun({ db: fastify.db, auth: requireAuth(request), runId: request.params.id }),
+  route(fastify, endpoints.schedule, { onRequest: fastify.authenticate }, async (request) =>
+    getCheckSchedule({ db: fastify.db, auth: requireAuth(request) }),
   );
 
-  app.get(
-    '/check-schedule',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['checks'],
-        summary: 'Расписание ежедневной проверки (время по Москве)',
-        response: { 200: checkScheduleSchema, ...errors(401) },
-      },
-    },
-    async (request) => getCheckSchedule({ db: fastify.db, auth: requireAuth(request) }),
-  );
-
-  app.put(
-    '/check-schedule',
-    {
-      onRequest: [fastify.authenticate, fastify.requireRole('admin')],
-      schema: {
-        tags: ['checks'],
-        summary: 'Задать расписание ежедневной проверки (администратор)',
-        body: updateCheckScheduleBodySchema,
-        response: { 200: checkScheduleSchema, ...errors(401, 403, 422) },
-      },
-    },
+  route(
+    fastify,
+    endpoints.updateSchedule,
+    { onRequest: [fastify.authenticate, fastify.requireRole('admin')] },
     async (request) =>
       updateCheckSchedule({ db: fastify.db, auth: requireAuth(request), schedule: request.body }),
   );

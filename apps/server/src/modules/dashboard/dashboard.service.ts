@@ -10,6 +10,7 @@ import {
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
+import { listRunFailedSources } from '../checks/index.ts';
 import {
   countFailedDeliveries,
   countItemsByKindAndStatus,
@@ -31,6 +32,7 @@ export async function getDashboard(options: { db: pg.Pool; auth: AuthContext }):
     findRecentOneTimeChecks(db, organisationId, DASHBOARD_RECENT_CHECKS),
     getLastItemCheckAt(db, organisationId),
   ]);
+  const failedSources = lastRun ? ((await listRunFailedSources(db, [lastRun.id])).get(lastRun.id) ?? []) : [];
 
   const byKind = ITEM_KINDS.map((kind) => {
     const of = (status: string) => items.find((row) => row.kind === kind && row.status === status)?.n ?? 0;
@@ -72,6 +74,7 @@ export async function getDashboard(options: { db: pg.Pool; auth: AuthContext }):
           createdAt: lastRun.created_at.toISOString(),
           startedAt: lastRun.started_at?.toISOString() ?? null,
           finishedAt: lastRun.finished_at?.toISOString() ?? null,
+          failedSources,
         }
       : null,
     lastItemCheckAt: lastItemCheckAt?.toISOString() ?? null,

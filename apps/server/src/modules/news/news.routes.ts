@@ -1,20 +1,7 @@
-import {
-  createNewsBodySchema,
-  markNewsReadBodySchema,
-  markNewsReadResponseSchema,
-  messageResponseSchema,
-  NEWS_STAFF_ONLY_MESSAGE,
-  newsIdParamsSchema,
-  newsItemSchema,
-  newsPageSchema,
-  newsQuerySchema,
-  newsUnreadCountResponseSchema,
-  updateNewsBodySchema,
-} from '@pledgewatch/contract';
+import { NEWS_STAFF_ONLY_MESSAGE, newsEndpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
-import { errors } from '../../lib/http.ts';
+import { route } from '../../lib/endpoint-route.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
   createNews,
@@ -34,102 +21,36 @@ async function staffOnly(request: FastifyRequest): Promise<void> {
 
 /** `/api/v1/news`: product news for every signed-in user; platform staff write them. */
 export const newsRoutes: FastifyPluginAsync = async (fastify) => {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const staff = [fastify.authenticate, staffOnly];
+  const signedIn = { onRequest: fastify.authenticate };
+  const staff = { onRequest: [fastify.authenticate, staffOnly] };
 
-  app.get(
-    '/',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['news'],
-        summary: 'Новости продукта: закреплённые, затем новые сверху; с отметкой о прочтении',
-        querystring: newsQuerySchema,
-        response: { 200: newsPageSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findNews({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  route(fastify, newsEndpoints.list, signedIn, async (request) =>
+    findNews({ db: fastify.db, auth: requireAuth(request), ...request.query }),
   );
 
-  app.get(
-    '/unread-count',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['news'],
-        summary: 'Число непрочитанных новостей (значок в меню)',
-        response: { 200: newsUnreadCountResponseSchema, ...errors(401) },
-      },
-    },
-    async (request) => ({ count: await getUnreadNewsCount({ db: fastify.db, auth: requireAuth(request) }) }),
+  route(fastify, newsEndpoints.unreadCount, signedIn, async (request) => ({
+    count: await getUnreadNewsCount({ db: fastify.db, auth: requireAuth(request) }),
+  }));
+
+  route(fastify, newsEndpoints.markRead, signedIn, async (request) =>
+    markNewsRead({ db: fastify.db, auth: requireAuth(request), ...request.body }),
   );
 
-  app.post(
-    '/read',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['news'],
-        summary: 'Отметить новости прочитанными: перечисленные (ids) или все (all: true)',
-        body: markNewsReadBodySchema,
-        response: { 200: markNewsReadResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => markNewsRead({ db: fastify.db, auth: requireAuth(request), ...request.body }),
+  route(fastify, newsEndpoints.create, staff, async (request) =>
+    createNews({ db: fastify.db, auth: requireAuth(request), news: request.body }),
   );
 
-  app.post(
-    '/',
-    {
-      onRequest: staff,
-      schema: {
-        tags: ['news'],
-        summary: 'Опубликовать новость или сохранить черновик (сотрудники платформы)',
-        body: createNewsBodySchema,
-        response: { 201: newsItemSchema, ...errors(401, 403, 422) },
-      },
-    },
-    async (request, reply) => {
-      const news = await createNews({ db: fastify.db, auth: requireAuth(request), news: request.body });
-      return reply.code(201).send(news);
-    },
+  route(fastify, newsEndpoints.update, staff, async (request) =>
+    updateNews({
+      db: fastify.db,
+      auth: requireAuth(request),
+      newsId: request.params.id,
+      changes: request.body,
+    }),
   );
 
-  app.patch(
-    '/:id',
-    {
-      onRequest: staff,
-      schema: {
-        tags: ['news'],
-        summary: 'Изменить новость; draft: false публикует черновик (сотрудники платформы)',
-        params: newsIdParamsSchema,
-        body: updateNewsBodySchema,
-        response: { 200: newsItemSchema, ...errors(401, 403, 404, 422) },
-      },
-    },
-    async (request) =>
-      updateNews({
-        db: fastify.db,
-        auth: requireAuth(request),
-        newsId: request.params.id,
-        changes: request.body,
-      }),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      onRequest: staff,
-      schema: {
-        tags: ['news'],
-        summary: 'Удалить новость (сотрудники платформы)',
-        params: newsIdParamsSchema,
-        response: { 200: messageResponseSchema, ...errors(401, 403, 404, 422) },
-      },
-    },
-    async (request) => {
-      await deleteNews({ db: fastify.db, auth: requireAuth(request), newsId: request.params.id });
-      return { message: 'Новость удалена' };
-    },
-  );
+  route(fastify, newsEndpoints.delete, staff, async (request) => {
+    await deleteNews({ db: fastify.db, auth: requireAuth(request), newsId: request.params.id });
+    return { message: 'Новость удалена' };
+  });
 };

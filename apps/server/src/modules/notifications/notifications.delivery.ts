@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { retryOnConnectionLoss } from '../../db/pool.ts';
 import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
-import type { Mailer } from '../../plugins/mailer.ts';
+import type { Mailer, MailMessage } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/index.ts';
 import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {
@@ -19,6 +19,7 @@ import {
 } from './notifications.queries.ts';
 import {
   type EventView,
+  type MessageKind,
   type NotificationContent,
   renderEmail,
   renderTelegram,
@@ -26,6 +27,11 @@ import {
   toEventView,
   toWebhookEvent,
 } from './notifications.templates.ts';
+import {
+  renderSourceAlertEmail,
+  renderSourceAlertTelegram,
+  sampleSourceAlert,
+} from './source-alerts.templates.ts';
 
 /**
  * Seconds a worker holds a delivery while sending. Longer than any one send (HTTP timeout, SMTP
@@ -105,17 +111,66 @@ async function send(options: {
   if (!rule.enabled && delivery.kind !== 'test') {
     throw new PermanentFailure('Правило отключено — уведомление не отправлено');
   }
+  // A test of a source rule shows a made-up alert, as a test of an events rule shows a sample event.
+  const sourceTest = delivery.kind === 'test' && rule.subject !== 'events';
+  if (delivery.kind === 'source' || sourceTest) {
+    const alert = sourceTest
+      ? sampleSourceAlert(rule, options.now ?? new Date(), config.appUrl)
+      : delivery.payload;
+    if (!alert) {
+      throw new PermanentFailure('Оповещение без содержимого — не отправлено');
+    }
+    // A source alert carries its content in the delivery itself: no events.
+    await sendThroughChannel(
+      { ...options, rule },
+      {
+        email: () => renderSourceAlertEmail(delivery.recipient, rule.name, alert, sourceTest),
+        webhook: () => ({ period: null, events: [], alert }),
+        telegram: () => renderSourceAlertTelegram(rule.name, alert, sourceTest),
+      },
+    );
+    return;
+  }
   const content = await buildContent(db, config, delivery, rule, options.now ?? new Date());
+  await sendThroughChannel(
+    { ...options, rule },
+    {
+      email: () => renderEmail(delivery.recipient, content),
+      webhook: () => ({ period: content.period ?? null, events: content.events.map((view) => view.webhook) }),
+      telegram: () => renderTelegram(content),
+    },
+  );
+}
+
+/** One message through the rule's method; each builder runs only for its own method. */
+async function sendThroughChannel(
+  options: {
+    db: Queryable;
+    config: DeliveryConfig;
+    mailer: Mailer;
+    delivery: DeliveryRow;
+    rule: RuleRow;
+    now?: Date;
+  },
+  message: {
+    email: () => MailMessage;
+    /** What the webhook body carries besides id, kind, rule and createdAt. */
+    webhook: () => { period: string | null } & Record<string, unknown>;
+    telegram: () => string;
+  },
+): Promise<void> {
+  const { config, delivery, rule } = options;
   if (delivery.method === 'email') {
-    await sendEmail(options.db, options.mailer, delivery, content);
+    await sendEmail(options.db, options.mailer, delivery, message.email());
   } else if (delivery.method === 'webhook') {
+    const { period, ...rest } = message.webhook();
     const body = JSON.stringify({
       id: delivery.id,
       kind: delivery.kind,
       rule: { id: rule.id, name: rule.name },
-      period: content.period ?? null,
+      period,
       createdAt: delivery.created_at.toISOString(),
-      events: content.events.map((view) => view.webhook),
+      ...rest,
     });
     await sendWebhook({
       url: rule.config.url ?? '',
@@ -132,7 +187,7 @@ async function send(options: {
       apiUrl: config.telegramApiUrl,
       botToken: rule.config.botToken ?? '',
       chatId: rule.config.chatId ?? '',
-      text: renderTelegram(content),
+      text: message.telegram(),
       timeoutMs: config.notifyHttpTimeoutMs,
     });
   }
@@ -167,16 +222,15 @@ async function buildContent(
         ? `за ${formatMoscowDate(delivery.created_at)}`
         : `по итогам проверки ${formatMoscow(rows[rows.length - 1]!.detected_at)}`;
   }
-  return { kind: delivery.kind, ruleName: rule.name, period, events };
+  return { kind: delivery.kind as MessageKind, ruleName: rule.name, period, events };
 }
 
 async function sendEmail(
   db: Queryable,
   mailer: Mailer,
   delivery: DeliveryRow,
-  content: Content,
+  message: MailMessage,
 ): Promise<void> {
-  const message = renderEmail(delivery.recipient, content);
   if (!mailer.smtpEnabled) {
     // Without SMTP nothing leaves the machine: the mail is kept in the outbox, as every other mail.
     const id = await insertOutboxMail(db, {

@@ -4,7 +4,10 @@ import type {
   NotificationMethod,
   NotificationMode,
   NotificationRuleInput,
+  NotificationSubject,
   Severity,
+  SourceAlert,
+  SourceType,
 } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 
@@ -23,12 +26,18 @@ export interface RuleRow {
   mode: NotificationMode;
   digest_hour: number;
   last_digest_on: string | null;
+  subject: NotificationSubject;
+  source_type: SourceType | null;
+  failure_threshold: number;
+  stale_hours: number;
+  notify_recovery: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 const RULE_COLUMNS = `id, organisation_id, name, enabled, event_types, min_severity, item_label, item_contract,
-  method, recipients, config, mode, digest_hour, last_digest_on::text AS last_digest_on, created_at, updated_at`;
+  method, recipients, config, mode, digest_hour, last_digest_on::text AS last_digest_on, subject, source_type,
+  failure_threshold, stale_hours, notify_recovery, created_at, updated_at`;
 
 export async function listRules(db: Queryable, organisationId: string): Promise<RuleRow[]> {
   const { rows } = await db.query<RuleRow>(
@@ -40,8 +49,18 @@ export async function listRules(db: Queryable, organisationId: string): Promise<
 
 export async function listEnabledRules(db: Queryable, organisationId: string): Promise<RuleRow[]> {
   const { rows } = await db.query<RuleRow>(
-    `SELECT ${RULE_COLUMNS} FROM notification_rules WHERE organisation_id = $1 AND enabled ORDER BY created_at, id`,
+    `SELECT ${RULE_COLUMNS} FROM notification_rules
+      WHERE organisation_id = $1 AND enabled AND subject = 'events' ORDER BY created_at, id`,
     [organisationId],
+  );
+  return rows;
+}
+
+/** Enabled rules that watch the sources, of every organisation (sources are shared). */
+export async function listSourceRules(db: Queryable): Promise<RuleRow[]> {
+  const { rows } = await db.query<RuleRow>(
+    `SELECT ${RULE_COLUMNS} FROM notification_rules
+      WHERE enabled AND subject IN ('source_failure', 'source_stale') ORDER BY created_at, id`,
   );
   return rows;
 }
@@ -72,6 +91,11 @@ const ruleValues = (rule: NotificationRuleInput) => [
   rule.config,
   rule.mode,
   rule.digestHour,
+  rule.subject,
+  rule.sourceType,
+  rule.failureThreshold,
+  rule.staleHours,
+  rule.notifyRecovery,
 ];
 
 export async function insertRule(
@@ -82,8 +106,9 @@ export async function insertRule(
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO notification_rules (name, enabled, event_types, min_severity, item_label, item_contract, method,
-       recipients, config, mode, digest_hour, organisation_id, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING id`,
+       recipients, config, mode, digest_hour, subject, source_type, failure_threshold, stale_hours,
+       notify_recovery, organisation_id, created_by, updated_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18) RETURNING id`,
     [...ruleValues(rule), organisationId, userId],
   );
   return rows[0]!.id;
@@ -99,9 +124,10 @@ export async function updateRule(
   await db.query(
     `UPDATE notification_rules
         SET name = $1, enabled = $2, event_types = $3, min_severity = $4, item_label = $5, item_contract = $6,
-            method = $7, recipients = $8, config = $9, mode = $10, digest_hour = $11,
-            updated_by = $14, updated_at = now()
-      WHERE organisation_id = $12 AND id = $13`,
+            method = $7, recipients = $8, config = $9, mode = $10, digest_hour = $11, subject = $12,
+            source_type = $13, failure_threshold = $14, stale_hours = $15, notify_recovery = $16,
+            updated_by = $19, updated_at = now()
+      WHERE organisation_id = $17 AND id = $18`,
     [...ruleValues(rule), organisationId, id, userId],
   );
 }
@@ -224,8 +250,9 @@ export interface DeliveryRow {
   rule_name: string;
   method: NotificationMethod;
   recipient: string;
-  kind: 'event' | 'digest' | 'test';
+  kind: 'event' | 'digest' | 'test' | 'source';
   event_ids: string[];
+  payload: SourceAlert | null;
   dedupe_key: string;
   status: DeliveryStatus;
   attempts: number;
@@ -247,6 +274,8 @@ export interface NewDelivery {
   eventIds: string[];
   dedupeKey: string;
   maxAttempts: number;
+  /** A source alert's content (kind `source`). */
+  payload?: SourceAlert;
 }
 
 /** Inserts deliveries; one already made for the same key is left alone. Returns the new ids. */
@@ -256,10 +285,11 @@ export async function insertDeliveries(db: Queryable, deliveries: NewDelivery[])
   }
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO notification_deliveries
-       (organisation_id, rule_id, rule_name, method, recipient, kind, event_ids, dedupe_key, max_attempts)
-     SELECT o, r, rn, m, rc, k, COALESCE(string_to_array(NULLIF(ev, ''), ',')::uuid[], '{}'), dk, ma
+       (organisation_id, rule_id, rule_name, method, recipient, kind, event_ids, dedupe_key, max_attempts,
+        payload)
+     SELECT o, r, rn, m, rc, k, COALESCE(string_to_array(NULLIF(ev, ''), ',')::uuid[], '{}'), dk, ma, pl
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                   $8::text[], $9::int[]) AS t(o, r, rn, m, rc, k, ev, dk, ma)
+                   $8::text[], $9::int[], $10::jsonb[]) AS t(o, r, rn, m, rc, k, ev, dk, ma, pl)
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING id`,
     [
@@ -272,6 +302,7 @@ export async function insertDeliveries(db: Queryable, deliveries: NewDelivery[])
       deliveries.map((d) => d.eventIds.join(',')),
       deliveries.map((d) => d.dedupeKey),
       deliveries.map((d) => d.maxAttempts),
+      deliveries.map((d) => (d.payload ? JSON.stringify(d.payload) : null)),
     ],
   );
   return rows.map((row) => row.id);

@@ -1,21 +1,7 @@
-import {
-  ADDITIONAL_METHODS,
-  additionalMethodsResponseSchema,
-  createNotificationRuleBodySchema,
-  deleteNotificationRulesBodySchema,
-  deleteNotificationRulesResponseSchema,
-  deliveriesQuerySchema,
-  deliveriesResponseSchema,
-  notificationRuleSchema,
-  notificationRulesResponseSchema,
-  testNotificationResponseSchema,
-  updateNotificationRuleBodySchema,
-} from '@pledgewatch/contract';
+import { ADDITIONAL_METHODS, notificationEndpoints as endpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppConfig } from '../../config/env.ts';
-import { errors } from '../../lib/http.ts';
+import { route } from '../../lib/endpoint-route.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import {
@@ -29,124 +15,39 @@ import {
 
 /** `/api/v1/monitoring/notifications/*`: rules (admins change them, everyone reads) and the delivery log. */
 export const notificationRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const outbound = outboundPolicy(config);
-  const adminOnly = [fastify.authenticate, fastify.requireRole('admin')];
+  const signedIn = { onRequest: fastify.authenticate };
+  const adminOnly = { onRequest: [fastify.authenticate, fastify.requireRole('admin')] };
 
-  app.get(
-    '/settings',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Правила уведомлений организации (секреты замаскированы)',
-        response: { 200: notificationRulesResponseSchema, ...errors(401) },
-      },
-    },
-    async (request) => findRules({ db: fastify.db, auth: requireAuth(request) }),
+  route(fastify, endpoints.rules, signedIn, async (request) =>
+    findRules({ db: fastify.db, auth: requireAuth(request) }),
   );
 
-  app.post(
-    '/settings',
-    {
-      onRequest: adminOnly,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Создать правило уведомлений',
-        body: createNotificationRuleBodySchema,
-        response: { 201: notificationRuleSchema, ...errors(401, 403, 422) },
-      },
-    },
-    async (request, reply) => {
-      const rule = await createRule({
-        db: fastify.db,
-        auth: requireAuth(request),
-        rule: request.body,
-        outbound,
-      });
-      return reply.code(201).send(rule);
-    },
+  route(fastify, endpoints.createRule, adminOnly, async (request) =>
+    createRule({ db: fastify.db, auth: requireAuth(request), rule: request.body, outbound }),
   );
 
-  app.patch(
-    '/settings',
-    {
-      onRequest: adminOnly,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Изменить правило (id в теле; пустой секрет — оставить прежний)',
-        body: updateNotificationRuleBodySchema,
-        response: { 200: notificationRuleSchema, ...errors(401, 403, 404, 422) },
-      },
-    },
-    async (request) =>
-      updateRule({ db: fastify.db, auth: requireAuth(request), patch: request.body, outbound }),
+  route(fastify, endpoints.updateRule, adminOnly, async (request) =>
+    updateRule({ db: fastify.db, auth: requireAuth(request), patch: request.body, outbound }),
   );
 
-  app.delete(
-    '/settings',
-    {
-      onRequest: adminOnly,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Удалить правила (их идентификаторы в теле); журнал доставок сохраняется',
-        body: deleteNotificationRulesBodySchema,
-        response: { 200: deleteNotificationRulesResponseSchema, ...errors(401, 403, 404, 422) },
-      },
-    },
-    async (request) =>
-      deleteRulesByIds({ db: fastify.db, auth: requireAuth(request), ids: request.body.ids }),
+  route(fastify, endpoints.deleteRules, adminOnly, async (request) =>
+    deleteRulesByIds({ db: fastify.db, auth: requireAuth(request), ids: request.body.ids }),
   );
 
-  app.post(
-    '/settings/:id/test',
-    {
-      onRequest: adminOnly,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Отправить тестовое уведомление по правилу (через настоящий канал)',
-        params: z.object({ id: z.uuid({ error: 'Неверный идентификатор правила' }) }),
-        response: { 202: testNotificationResponseSchema, ...errors(401, 403, 404, 422) },
-      },
-    },
-    async (request, reply) => {
-      const deliveryIds = await sendTestNotification({
-        db: fastify.db,
-        queue: fastify.queue,
-        auth: requireAuth(request),
-        ruleId: request.params.id,
-      });
-      return reply.code(202).send({
-        message: 'Тестовое уведомление поставлено в очередь. Результат — в журнале доставок',
-        deliveryIds,
-      });
-    },
-  );
+  route(fastify, endpoints.testRule, adminOnly, async (request) => ({
+    message: 'Тестовое уведомление поставлено в очередь. Результат — в журнале доставок',
+    deliveryIds: await sendTestNotification({
+      db: fastify.db,
+      queue: fastify.queue,
+      auth: requireAuth(request),
+      ruleId: request.params.id,
+    }),
+  }));
 
-  app.get(
-    '/methods-additional',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Способы доставки помимо e-mail и поля, которые им нужны',
-        response: { 200: additionalMethodsResponseSchema, ...errors(401) },
-      },
-    },
-    async () => ({ items: [...ADDITIONAL_METHODS] }),
-  );
+  route(fastify, endpoints.additionalMethods, signedIn, async () => ({ items: [...ADDITIONAL_METHODS] }));
 
-  app.get(
-    '/deliveries',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['notifications'],
-        summary: 'Журнал доставок: правило, способ, получатель, событие, статус, попытки, ошибка',
-        querystring: deliveriesQuerySchema,
-        response: { 200: deliveriesResponseSchema, ...errors(401, 422) },
-      },
-    },
-    async (request) => findDeliveries({ db: fastify.db, auth: requireAuth(request), ...request.query }),
+  route(fastify, endpoints.deliveries, signedIn, async (request) =>
+    findDeliveries({ db: fastify.db, auth: requireAuth(request), ...request.query }),
   );
 };

@@ -40,6 +40,7 @@ import {
   takeDigestItems,
   updateRule as updateRuleRow,
 } from './notifications.queries.ts';
+import { sourceAlertTitle } from './source-alerts.templates.ts';
 
 // ─── Rules ──────────────────────────────────────────────────────────────────────────────────
 
@@ -62,6 +63,11 @@ export function toRule(row: RuleRow): NotificationRule {
     mode: row.mode,
     digestHour: row.digest_hour,
     lastDigestOn: row.last_digest_on,
+    subject: row.subject,
+    sourceType: row.source_type,
+    failureThreshold: row.failure_threshold,
+    staleHours: row.stale_hours,
+    notifyRecovery: row.notify_recovery,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -78,6 +84,11 @@ const toInput = (row: RuleRow): NotificationRuleInput => ({
   config: row.config,
   mode: row.mode,
   digestHour: row.digest_hour,
+  subject: row.subject,
+  sourceType: row.source_type,
+  failureThreshold: row.failure_threshold,
+  staleHours: row.stale_hours,
+  notifyRecovery: row.notify_recovery,
 });
 
 /** Validates a whole rule; the field errors carry the same Russian messages as the form. */
@@ -254,7 +265,7 @@ export function targetsOf(rule: RuleRow): string[] {
   return [`Telegram ${rule.config.chatId ?? ''}`];
 }
 
-async function enqueueDeliveries(db: Queryable, queue: JobQueue, ids: string[]): Promise<void> {
+export async function enqueueDeliveries(db: Queryable, queue: JobQueue, ids: string[]): Promise<void> {
   for (let start = 0; start < ids.length; start += 500) {
     const chunk = ids.slice(start, start + 500);
     await queue.sendMany(
@@ -265,7 +276,7 @@ async function enqueueDeliveries(db: Queryable, queue: JobQueue, ids: string[]):
   }
 }
 
-function deliveriesFor(
+export function deliveriesFor(
   rule: RuleRow,
   kind: NewDelivery['kind'],
   eventIds: string[],
@@ -289,6 +300,7 @@ const contains = (value: string | null, filter: string | null) =>
 
 export function ruleMatches(rule: RuleRow, event: EventRow): boolean {
   return (
+    rule.subject === 'events' &&
     (rule.event_types.length === 0 || rule.event_types.includes(event.event_type)) &&
     SEVERITIES[event.severity].rank >= SEVERITIES[rule.min_severity].rank &&
     contains(event.label, rule.item_label) &&
@@ -324,7 +336,8 @@ export async function notifyEvents(options: {
       if (!ruleMatches(rule, event)) {
         continue;
       }
-      if (rule.mode === 'instant') {
+      // An event of no run (a pledge-term lapse) has no run digest to wait for: it goes at once.
+      if (rule.mode === 'instant' || (rule.mode === 'run' && event.run_id === null)) {
         deliveries.push(
           ...deliveriesFor(
             rule,
@@ -446,6 +459,7 @@ export async function findDeliveries(options: {
       recipient: row.recipient,
       kind: row.kind,
       eventCount: row.event_count,
+      alert: row.payload ? sourceAlertTitle(row.payload) : null,
       event:
         row.event_id && row.event_type
           ? {

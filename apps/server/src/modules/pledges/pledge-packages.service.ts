@@ -9,6 +9,8 @@ import {
 } from '@pledgewatch/contract';
 import type pg from 'pg';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
+import type { JobQueue } from '../../jobs/job-definition.ts';
+import { recheckItemsMessage } from '../../jobs/recheck-items-message.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { recordAudit } from '../audit/index.ts';
@@ -19,7 +21,9 @@ import {
   getPackage,
   insertPackage,
   listPackageHistory,
+  listPackageVins,
   type PackageRow,
+  recordRejections,
   releaseEvents,
   updatePackageStatus,
 } from './pledges.queries.ts';
@@ -258,6 +262,28 @@ export async function changePackageEvents(options: {
   });
 }
 
+/**
+ * Once the registry registered a package, its vehicles are checked again at once (a run over those
+ * VINs only), so the items show the registry's confirmation without waiting for the next regular
+ * run. Queued in the transition's transaction: no registration without its check, and no check of
+ * a registration that rolled back.
+ */
+async function queueVehicleRecheck(
+  tx: Queryable,
+  queue: JobQueue,
+  organisationId: string,
+  packageId: string,
+) {
+  const identifiers = await listPackageVins(tx, packageId);
+  if (identifiers.length > 0) {
+    await queue.send(
+      recheckItemsMessage,
+      { organisationId, reason: 'pledge_registered', identifiers },
+      { db: tx, singletonKey: `pledge-package:${packageId}` },
+    );
+  }
+}
+
 const TRANSITIONS: Record<PackageAction, { from: PackageStatus; to: PackageStatus; what: string }> = {
   approve: { from: 'draft', to: 'ready', what: 'Одобрить можно только черновик' },
   return: { from: 'ready', to: 'draft', what: 'Вернуть в черновик можно только готовый пакет' },
@@ -276,6 +302,8 @@ const TRANSITIONS: Record<PackageAction, { from: PackageStatus; to: PackageStatu
  */
 export async function transitionPackage(options: {
   db: pg.Pool;
+  /** Registration queues a check of the package's vehicles. */
+  queue: JobQueue;
   auth: AuthContext;
   packageId: string;
   action: PackageAction;
@@ -317,6 +345,11 @@ export async function transitionPackage(options: {
       rejectionReason: action === 'reject' ? comment : undefined,
       clearApproval: action === 'return',
     });
+    if (action === 'register') {
+      await queueVehicleRecheck(tx, options.queue, auth.organisationId, row.id);
+    }
+    // The rejection is kept per event, so it outlives the events going into a new package.
+    const rejected = action === 'reject' ? await recordRejections(tx, row.id, comment, auth.userId) : 0;
     await addPackageHistory(tx, {
       packageId: row.id,
       action,
@@ -331,7 +364,7 @@ export async function transitionPackage(options: {
       action: `pledge_package.${action}`,
       entity: 'pledge_package',
       entityId: row.id,
-      details: { from: row.status, to: transition.to, comment },
+      details: { from: row.status, to: transition.to, comment, ...(action === 'reject' ? { rejected } : {}) },
     });
     return getPledgePackage({ db: tx, auth, packageId: row.id });
   });

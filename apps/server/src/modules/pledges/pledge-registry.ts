@@ -10,6 +10,8 @@ import type { Queryable } from '../../db/pool.ts';
 import { upsertItems } from '../monitoring/index.ts';
 import {
   archiveUnpledgedItems,
+  type EventContent,
+  type EventRow,
   findEventByKey,
   findPledgeByNumber,
   findPledgesByContractVins,
@@ -19,6 +21,7 @@ import {
   listEventsOfPledge,
   type PledgeRow,
   savePledgeState,
+  updateEventContent,
   type VehicleJson,
 } from './pledges.queries.ts';
 
@@ -63,6 +66,20 @@ const vehicleJson = (vehicles: PledgeEventData['vehicles']): VehicleJson[] =>
     chassisNumber: v.chassisNumber,
     description: v.description,
   }));
+
+/** The stored content of a notification. */
+const eventContent = (event: PledgeEventData, key: string): EventContent => ({
+  eventKey: key,
+  registrationNumber: event.registrationNumber,
+  notificationDate: event.notificationDate,
+  pledgor: event.pledgor,
+  pledgorName: partyName(event.pledgor),
+  pledgorIdentifier: partyIdentifier(event.pledgor).identifier,
+  pledgee: event.pledgee,
+  pledgeeName: partyName(event.pledgee),
+  contract: event.contract,
+  vehicles: vehicleJson(event.vehicles),
+});
 
 const partyKey = (party: PledgeParty) => ({ type: party.type, ...partyIdentifier(party) });
 
@@ -173,106 +190,65 @@ async function foldPledge(tx: Queryable, pledge: PledgeRow): Promise<PledgeRow> 
   return state;
 }
 
-/**
- * Applies one notification to the registry inside the caller's transaction: checks it against the
- * pledge it names, records the event, folds the pledge's state again in date order, and puts the
- * vehicles and the pledgor's document on monitoring (creation, change) or archives them (exclusion).
- * Rule failures throw PledgeRuleError before anything is written for the event.
- */
-export async function applyPledgeEvent(
+/** A creation must not repeat a pledge the registry holds (its number, or its contract and a VIN). */
+async function checkCreation(
   tx: Queryable,
-  context: ApplyContext,
+  organisationId: string,
   event: PledgeEventData,
-): Promise<ApplyOutcome> {
-  const { organisationId } = context;
-  const key = pledgeEventKey(event);
-  const existing = await findEventByKey(tx, organisationId, key);
-  if (existing) {
-    return { outcome: 'duplicate', eventId: existing.id };
-  }
+  ownPledgeId: string | null,
+): Promise<void> {
   const vins = event.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin));
-  const pledgor = partyIdentifier(event.pledgor);
-
-  let pledgeId: string;
-  let before: PledgeRow | null = null;
-  if (event.kind === 'creation') {
-    if (
-      event.registrationNumber &&
-      (await findPledgeByNumber(tx, organisationId, event.registrationNumber))
-    ) {
-      throw new PledgeRuleError(
-        `Залог с регистрационным номером ${event.registrationNumber} уже есть в реестре: для него подайте уведомление об изменении или исключении`,
-        'registrationNumber',
-        'conflict',
-      );
-    }
-    const live = (await findPledgesByContractVins(tx, organisationId, event.contract.number, vins)).find(
-      (pledge) => pledge.status !== 'excluded',
+  const numbered = event.registrationNumber
+    ? await findPledgeByNumber(tx, organisationId, event.registrationNumber)
+    : undefined;
+  if (numbered && numbered.id !== ownPledgeId) {
+    throw new PledgeRuleError(
+      `Залог с регистрационным номером ${event.registrationNumber} уже есть в реестре: для него подайте уведомление об изменении или исключении`,
+      'registrationNumber',
+      'conflict',
     );
-    if (live) {
-      throw new PledgeRuleError(
-        `По договору № ${event.contract.number} уже есть действующий залог на это ТС (${describe(live)}): подайте уведомление об изменении`,
-        'contract.number',
-        'conflict',
-      );
-    }
-    pledgeId = await insertPledge(tx, {
-      organisationId,
-      registrationNumber: event.registrationNumber,
-      contractNumber: event.contract.number,
-      contractDate: event.contract.date,
-      createdOn: event.notificationDate,
-      pledgor: event.pledgor,
-      pledgorName: partyName(event.pledgor),
-      pledgorDocumentType: pledgor.documentType,
-      pledgorIdentifier: pledgor.identifier,
-      pledgee: event.pledgee,
-      pledgeeName: partyName(event.pledgee),
-    });
-  } else {
-    before = await resolvePledge(tx, organisationId, event);
-    if (before.status === 'excluded') {
-      throw new PledgeRuleError(
-        `Залог ${describe(before)} уже исключён из реестра ${before.excluded_on ? ruDate(before.excluded_on) : ''}`.trim(),
-        'registrationNumber',
-        'conflict',
-      );
-    }
-    if (event.notificationDate < before.created_on) {
-      throw new PledgeRuleError(
-        `Дата уведомления ${ruDate(event.notificationDate)} раньше возникновения залога (${ruDate(before.created_on)})`,
-        'notificationDate',
-        'conflict',
-      );
-    }
-    pledgeId = before.id;
   }
+  const live = (await findPledgesByContractVins(tx, organisationId, event.contract.number, vins)).find(
+    (pledge) => pledge.status !== 'excluded' && pledge.id !== ownPledgeId,
+  );
+  if (live) {
+    throw new PledgeRuleError(
+      `По договору № ${event.contract.number} уже есть действующий залог на это ТС (${describe(live)}): подайте уведомление об изменении`,
+      'contract.number',
+      'conflict',
+    );
+  }
+}
 
-  const eventId = await insertEvent(tx, {
-    organisationId,
-    pledgeId,
-    kind: event.kind,
-    eventKey: key,
-    registrationNumber: event.registrationNumber,
-    notificationDate: event.notificationDate,
-    pledgor: event.pledgor,
-    pledgorName: partyName(event.pledgor),
-    pledgorIdentifier: pledgor.identifier,
-    pledgee: event.pledgee,
-    pledgeeName: partyName(event.pledgee),
-    contract: event.contract,
-    vehicles: vehicleJson(event.vehicles),
-    source: context.source,
-    uploadId: context.uploadId ?? null,
-    rowNumber: context.rowNumber ?? null,
-    packageId: context.packageId ?? null,
-    userId: context.userId,
-  });
+/** A change or an exclusion must name a live pledge and not predate its creation. */
+function checkReference(pledge: PledgeRow, event: PledgeEventData): void {
+  if (pledge.status === 'excluded') {
+    throw new PledgeRuleError(
+      `Залог ${describe(pledge)} уже исключён из реестра ${pledge.excluded_on ? ruDate(pledge.excluded_on) : ''}`.trim(),
+      'registrationNumber',
+      'conflict',
+    );
+  }
+  if (event.notificationDate < pledge.created_on) {
+    throw new PledgeRuleError(
+      `Дата уведомления ${ruDate(event.notificationDate)} раньше возникновения залога (${ruDate(pledge.created_on)})`,
+      'notificationDate',
+      'conflict',
+    );
+  }
+}
 
-  const current = (await getPledge(tx, pledgeId))!;
-  const after = await foldPledge(tx, current);
-  await savePledgeState(tx, after);
-
+/**
+ * Puts the pledge's vehicles and pledgor on monitoring while it is live, and archives what the
+ * pledge held before and no longer holds (all of it on exclusion).
+ */
+async function syncMonitoring(
+  tx: Queryable,
+  context: Pick<ApplyContext, 'organisationId' | 'userId' | 'uploadId'>,
+  previous: PledgeRow,
+  after: PledgeRow,
+): Promise<{ added: number; archived: number }> {
+  const { organisationId } = context;
   let added = 0;
   if (after.status !== 'excluded') {
     const label = (v: VehicleJson) => v.description?.slice(0, 200) ?? null;
@@ -306,8 +282,6 @@ export async function applyPledgeEvent(
     });
     added = upserted.length;
   }
-  // What the pledge held before and no longer holds (all of it on exclusion) leaves monitoring.
-  const previous = before ?? current;
   const keptVins = new Set(after.status === 'excluded' ? [] : after.vehicles.map((v) => v.vin));
   const droppedVins = previous.vehicles
     .map((v) => v.vin)
@@ -317,5 +291,117 @@ export async function applyPledgeEvent(
       ? [{ documentType: previous.pledgor_document_type, identifier: previous.pledgor_identifier }]
       : [];
   const archived = await archiveUnpledgedItems(tx, organisationId, droppedVins, droppedDocuments);
+  return { added, archived };
+}
+
+/**
+ * Applies one notification to the registry inside the caller's transaction: checks it against the
+ * pledge it names, records the event, folds the pledge's state again in date order, and puts the
+ * vehicles and the pledgor's document on monitoring (creation, change) or archives them (exclusion).
+ * Rule failures throw PledgeRuleError before anything is written for the event.
+ */
+export async function applyPledgeEvent(
+  tx: Queryable,
+  context: ApplyContext,
+  event: PledgeEventData,
+): Promise<ApplyOutcome> {
+  const { organisationId } = context;
+  const key = pledgeEventKey(event);
+  const existing = await findEventByKey(tx, organisationId, key);
+  if (existing) {
+    return { outcome: 'duplicate', eventId: existing.id };
+  }
+  const pledgor = partyIdentifier(event.pledgor);
+
+  let pledgeId: string;
+  let before: PledgeRow | null = null;
+  if (event.kind === 'creation') {
+    await checkCreation(tx, organisationId, event, null);
+    pledgeId = await insertPledge(tx, {
+      organisationId,
+      registrationNumber: event.registrationNumber,
+      contractNumber: event.contract.number,
+      contractDate: event.contract.date,
+      createdOn: event.notificationDate,
+      pledgor: event.pledgor,
+      pledgorName: partyName(event.pledgor),
+      pledgorDocumentType: pledgor.documentType,
+      pledgorIdentifier: pledgor.identifier,
+      pledgee: event.pledgee,
+      pledgeeName: partyName(event.pledgee),
+    });
+  } else {
+    before = await resolvePledge(tx, organisationId, event);
+    checkReference(before, event);
+    pledgeId = before.id;
+  }
+
+  const eventId = await insertEvent(tx, {
+    organisationId,
+    pledgeId,
+    kind: event.kind,
+    ...eventContent(event, key),
+    source: context.source,
+    uploadId: context.uploadId ?? null,
+    rowNumber: context.rowNumber ?? null,
+    packageId: context.packageId ?? null,
+    userId: context.userId,
+  });
+
+  const current = (await getPledge(tx, pledgeId))!;
+  const after = await foldPledge(tx, current);
+  await savePledgeState(tx, after);
+
+  const { added, archived } = await syncMonitoring(tx, context, before ?? current, after);
   return { outcome: 'inserted', eventId, pledgeId, added, archived };
+}
+
+/**
+ * Corrects a notification in place (same id, so its history and rejections stay with it): the new
+ * content must keep its kind and name the same pledge, must not repeat another notification, and the
+ * pledge is folded again with monitoring brought in line. The caller checks who may correct what.
+ */
+export async function correctAppliedEvent(
+  tx: Queryable,
+  context: { organisationId: string; userId: string },
+  old: EventRow,
+  event: PledgeEventData,
+): Promise<{ added: number; archived: number }> {
+  const { organisationId } = context;
+  if (event.kind !== old.kind) {
+    throw new PledgeRuleError(
+      'Вид уведомления при исправлении не меняется: внесите новое уведомление нужного вида',
+      'kind',
+      'conflict',
+    );
+  }
+  const key = pledgeEventKey(event);
+  const existing = await findEventByKey(tx, organisationId, key);
+  if (existing && existing.id !== old.id) {
+    throw new PledgeRuleError('Такое уведомление уже есть в реестре', null, 'conflict');
+  }
+  const previous = (await getPledge(tx, old.pledge_id))!;
+  if (event.kind === 'creation') {
+    await checkCreation(tx, organisationId, event, previous.id);
+  } else {
+    const named = await resolvePledge(tx, organisationId, event);
+    if (named.id !== previous.id) {
+      throw new PledgeRuleError(
+        `Исправленное уведомление должно относиться к тому же залогу (${describe(previous)}). Для другого залога внесите новое уведомление`,
+        'registrationNumber',
+        'conflict',
+      );
+    }
+    // The pledge may be excluded by this very notification: only the date rule applies here.
+    checkReference({ ...named, status: 'active' }, event);
+  }
+  await updateEventContent(tx, old.id, { ...eventContent(event, key), userId: context.userId });
+  // A creation's own number is the pledge's number; a corrected one replaces it.
+  const base =
+    event.kind === 'creation' && previous.registration_number === old.registration_number
+      ? { ...previous, registration_number: event.registrationNumber }
+      : previous;
+  const after = await foldPledge(tx, base);
+  await savePledgeState(tx, after);
+  return syncMonitoring(tx, { ...context, uploadId: null }, previous, after);
 }

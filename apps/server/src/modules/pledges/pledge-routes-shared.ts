@@ -1,10 +1,6 @@
-/** What the pledge route files share: the id parameter, a file response and reading the one uploaded file. */
+/** What the pledge route files share: reading the one uploaded file. */
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError, isAppError } from '../../lib/app-error.ts';
-
-export const idParams = z.object({ id: z.uuid({ error: 'Неверный идентификатор' }) });
-export const fileResponse = z.any().describe('Файл');
 
 export async function fileOf(request: FastifyRequest) {
   try {

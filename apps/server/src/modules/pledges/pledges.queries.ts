@@ -77,6 +77,14 @@ export interface EventListRow extends EventRow {
   author_name: string | null;
   /** The pledge's registration is known (a number or a registered package). */
   pledge_registered: boolean;
+  /** The latest rejection by the registry, if any: {packageId, packageNumber, reason, rejectedAt}. */
+  last_rejection: {
+    packageId: string | null;
+    packageNumber: number | null;
+    reason: string | null;
+    rejectedAt: string;
+  } | null;
+  corrected_at: Date | null;
 }
 
 const EVENT_COLUMNS = `e.id, e.organisation_id, e.pledge_id, e.kind, e.registration_number, e.registered_number,
@@ -94,7 +102,12 @@ const EVENT_LIST_COLUMNS = `${EVENT_COLUMNS}, p.status AS pledge_status, p.regis
   k.status AS package_status, u.full_name AS author_name,
   (p.registration_number IS NOT NULL OR EXISTS (
      SELECT 1 FROM pledge_events c JOIN pledge_packages cp ON cp.id = c.package_id
-      WHERE c.pledge_id = p.id AND c.kind = 'creation' AND cp.status = 'registered')) AS pledge_registered`;
+      WHERE c.pledge_id = p.id AND c.kind = 'creation' AND cp.status = 'registered')) AS pledge_registered,
+  (SELECT jsonb_build_object('packageId', r.package_id, 'packageNumber', rk.number, 'reason', r.reason,
+            'rejectedAt', r.rejected_at)
+     FROM pledge_event_rejections r LEFT JOIN pledge_packages rk ON rk.id = r.package_id
+    WHERE r.event_id = e.id ORDER BY r.id DESC LIMIT 1) AS last_rejection,
+  e.corrected_at`;
 
 export async function findEventByKey(
   db: Queryable,
@@ -178,22 +191,44 @@ export async function insertPledge(
   return rows[0]!.id;
 }
 
+/** A notification's own content: what a correction may change, and what insertEvent stores. */
+export interface EventContent {
+  eventKey: string;
+  registrationNumber: string | null;
+  notificationDate: string;
+  pledgor: PledgeParty;
+  pledgorName: string;
+  pledgorIdentifier: string;
+  pledgee: PledgeParty;
+  pledgeeName: string;
+  contract: { name: string | null; number: string; date: string; endDate: string | null };
+  vehicles: VehicleJson[];
+}
+
+/** The content's 14 parameters, in the column order event_key … vins. */
+const contentParams = (values: EventContent) => [
+  values.eventKey,
+  values.registrationNumber,
+  values.notificationDate,
+  values.pledgor,
+  values.pledgorName,
+  values.pledgorIdentifier,
+  values.pledgee,
+  values.pledgeeName,
+  values.contract.name,
+  values.contract.number,
+  values.contract.date,
+  values.contract.endDate,
+  JSON.stringify(values.vehicles),
+  values.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin)),
+];
+
 export async function insertEvent(
   db: Queryable,
-  values: {
+  values: EventContent & {
     organisationId: string;
     pledgeId: string;
     kind: PledgeEventKind;
-    eventKey: string;
-    registrationNumber: string | null;
-    notificationDate: string;
-    pledgor: PledgeParty;
-    pledgorName: string;
-    pledgorIdentifier: string;
-    pledgee: PledgeParty;
-    pledgeeName: string;
-    contract: { name: string | null; number: string; date: string; endDate: string | null };
-    vehicles: VehicleJson[];
     source: 'form' | 'upload';
     uploadId: string | null;
     rowNumber: number | null;
@@ -211,20 +246,7 @@ export async function insertEvent(
       values.organisationId,
       values.pledgeId,
       values.kind,
-      values.eventKey,
-      values.registrationNumber,
-      values.notificationDate,
-      values.pledgor,
-      values.pledgorName,
-      values.pledgorIdentifier,
-      values.pledgee,
-      values.pledgeeName,
-      values.contract.name,
-      values.contract.number,
-      values.contract.date,
-      values.contract.endDate,
-      JSON.stringify(values.vehicles),
-      values.vehicles.map((v) => v.vin).filter((vin): vin is string => Boolean(vin)),
+      ...contentParams(values),
       values.source,
       values.uploadId,
       values.rowNumber,
@@ -233,6 +255,76 @@ export async function insertEvent(
     ],
   );
   return rows[0]!.id;
+}
+
+/** New content of a corrected event; it leaves a rejected package (the rejection row keeps the link). */
+export async function updateEventContent(
+  db: Queryable,
+  id: string,
+  values: EventContent & { userId: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE pledge_events SET event_key = $2, registration_number = $3, notification_date = $4, pledgor = $5,
+       pledgor_name = $6, pledgor_identifier = $7, pledgee = $8, pledgee_name = $9, contract_name = $10,
+       contract_number = $11, contract_date = $12, contract_end_date = $13, vehicles = $14, vins = $15,
+       corrected_by = $16, corrected_at = now(), package_id = NULL
+     WHERE id = $1`,
+    [id, ...contentParams(values), values.userId],
+  );
+}
+
+export async function lockEvent(db: Queryable, organisationId: string, id: string): Promise<void> {
+  await db.query('SELECT 1 FROM pledge_events WHERE organisation_id = $1 AND id = $2 FOR UPDATE', [
+    organisationId,
+    id,
+  ]);
+}
+
+/** The VINs of a package's notifications, for checking them again once it is registered. */
+export async function listPackageVins(db: Queryable, packageId: string): Promise<string[]> {
+  const { rows } = await db.query<{ vin: string }>(
+    'SELECT DISTINCT unnest(vins) AS vin FROM pledge_events WHERE package_id = $1 ORDER BY 1',
+    [packageId],
+  );
+  return rows.map((row) => row.vin);
+}
+
+/** Keeps, per event of a package the registry rejected, the rejection (reason, who, when). */
+export async function recordRejections(
+  db: Queryable,
+  packageId: string,
+  reason: string | null,
+  userId: string,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO pledge_event_rejections (event_id, package_id, reason, rejected_by)
+     SELECT id, $1, $2, $3 FROM pledge_events WHERE package_id = $1`,
+    [packageId, reason, userId],
+  );
+  return rowCount ?? 0;
+}
+
+export interface RejectionRow {
+  package_id: string | null;
+  package_number: number | null;
+  reason: string | null;
+  rejected_by: string | null;
+  rejected_by_name: string | null;
+  rejected_at: Date;
+}
+
+/** Every rejection of an event, oldest first. */
+export async function listEventRejections(db: Queryable, eventId: string): Promise<RejectionRow[]> {
+  const { rows } = await db.query<RejectionRow>(
+    `SELECT r.package_id, k.number AS package_number, r.reason, r.rejected_by, u.full_name AS rejected_by_name,
+            r.rejected_at
+       FROM pledge_event_rejections r
+       LEFT JOIN pledge_packages k ON k.id = r.package_id
+       LEFT JOIN users u ON u.id = r.rejected_by
+      WHERE r.event_id = $1 ORDER BY r.id`,
+    [eventId],
+  );
+  return rows;
 }
 
 export async function listEventsOfPledge(db: Queryable, pledgeId: string): Promise<EventRow[]> {
@@ -399,7 +491,10 @@ function eventWhere(filters: EventFilters): { sql: string; params: unknown[] } {
     );
   }
   if (filters.packageId) {
-    where.push(`e.package_id = ${add(filters.packageId)}::uuid`);
+    // A rejected package still lists the events that have since gone into a new package.
+    const id = add(filters.packageId);
+    where.push(`(e.package_id = ${id}::uuid OR EXISTS (
+      SELECT 1 FROM pledge_event_rejections r WHERE r.event_id = e.id AND r.package_id = ${id}::uuid))`);
   }
   if (filters.ids) {
     where.push(`e.id = ANY(${add(filters.ids)}::uuid[])`);
@@ -488,13 +583,24 @@ export interface PackageRow {
 /** Package history actions that change what the package contains. */
 export const PACKAGE_CONTENT_ACTIONS = ['created', 'events_added', 'events_removed'];
 
+/**
+ * The events a package holds (kind, registered number): its current ones, and for a rejected package
+ * also those it held when the registry rejected it (they may since be in a new package), as its events
+ * list shows them. Two index lookups, never a scan of every event.
+ */
+const PACKAGE_HELD = `(SELECT kind, registered_number FROM pledge_events WHERE package_id = k.id
+   UNION ALL
+   SELECT e.kind, e.registered_number FROM pledge_event_rejections r JOIN pledge_events e ON e.id = r.event_id
+    WHERE k.status = 'rejected' AND r.package_id = k.id AND e.package_id IS DISTINCT FROM k.id)`;
+
 const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.origin, k.upload_id, k.status,
     k.created_by, cu.full_name AS created_by_name, k.approved_by, au.full_name AS approved_by_name,
     k.approved_at, k.sent_at, k.registered_at, k.rejection_reason, k.created_at, k.updated_at,
     coalesce(s.events_count, 0)::int AS events_count, coalesce(s.registered_count, 0)::int AS registered_count,
     coalesce(s.kinds, '{}'::jsonb) AS kinds,
-    ARRAY(SELECT DISTINCT e.created_by::text FROM pledge_events e
-           WHERE e.package_id = k.id AND e.created_by IS NOT NULL) AS event_authors,
+    ARRAY(SELECT DISTINCT a.user_id::text FROM pledge_events e,
+             unnest(ARRAY[e.created_by, e.corrected_by]) AS a (user_id)
+           WHERE e.package_id = k.id AND a.user_id IS NOT NULL) AS event_authors,
     ARRAY(SELECT DISTINCT h.user_id::text FROM pledge_package_history h
            WHERE h.package_id = k.id AND h.user_id IS NOT NULL
              AND h.action IN ('${PACKAGE_CONTENT_ACTIONS.join("', '")}')) AS content_editors
@@ -504,8 +610,8 @@ const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.orig
   LEFT JOIN LATERAL (
     SELECT count(*) AS events_count, count(*) FILTER (WHERE registered_number IS NOT NULL) AS registered_count,
            (SELECT jsonb_object_agg(kind, n) FROM (
-              SELECT kind, count(*)::int AS n FROM pledge_events WHERE package_id = k.id GROUP BY kind) g) AS kinds
-      FROM pledge_events WHERE package_id = k.id
+              SELECT kind, count(*)::int AS n FROM ${PACKAGE_HELD} h GROUP BY kind) g) AS kinds
+      FROM ${PACKAGE_HELD} h
   ) s ON true`;
 
 export async function findPackages(
@@ -618,20 +724,29 @@ export async function assignEvents(
   packageId: string,
   eventIds: string[],
 ): Promise<{ moved: number; notFree: string[] }> {
-  const { rows } = await db.query<{ id: string; package_id: string | null }>(
-    `SELECT id, package_id FROM pledge_events WHERE organisation_id = $1 AND id = ANY($2::uuid[]) FOR UPDATE`,
+  // An event of a package the registry rejected is free again: it may go into a new package.
+  const { rows } = await db.query<{ id: string; package_id: string | null; package_status: string | null }>(
+    `SELECT e.id, e.package_id, k.status AS package_status
+       FROM pledge_events e LEFT JOIN pledge_packages k ON k.id = e.package_id
+      WHERE e.organisation_id = $1 AND e.id = ANY($2::uuid[]) FOR UPDATE OF e`,
     [organisationId, eventIds],
   );
   const found = new Set(rows.map((row) => row.id));
   const notFree = [
     ...eventIds.filter((id) => !found.has(id)),
-    ...rows.filter((row) => row.package_id !== null && row.package_id !== packageId).map((row) => row.id),
+    ...rows
+      .filter(
+        (row) => row.package_id !== null && row.package_id !== packageId && row.package_status !== 'rejected',
+      )
+      .map((row) => row.id),
   ];
   if (notFree.length > 0) {
     return { moved: 0, notFree };
   }
   const { rowCount } = await db.query(
-    `UPDATE pledge_events SET package_id = $3 WHERE organisation_id = $1 AND id = ANY($2::uuid[]) AND package_id IS NULL`,
+    `UPDATE pledge_events e SET package_id = $3 WHERE e.organisation_id = $1 AND e.id = ANY($2::uuid[])
+        AND (e.package_id IS NULL OR EXISTS (
+          SELECT 1 FROM pledge_packages k WHERE k.id = e.package_id AND k.status = 'rejected'))`,
     [organisationId, eventIds, packageId],
   );
   return { moved: rowCount ?? 0, notFree: [] };

@@ -20,13 +20,20 @@ import { withTransaction } from '../../db/pool.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { recordAudit } from '../audit/index.ts';
-import { applyPledgeEvent, isPledgeRuleError, type PledgeRuleError } from './pledge-registry.ts';
+import {
+  applyPledgeEvent,
+  correctAppliedEvent,
+  isPledgeRuleError,
+  type PledgeRuleError,
+} from './pledge-registry.ts';
 import {
   type EventListRow,
   findEvents,
   getEvent,
+  listEventRejections,
   listEventsOfPledge,
   listPackageHistory,
+  lockEvent,
   type PackageHistoryRow,
 } from './pledges.queries.ts';
 
@@ -47,6 +54,10 @@ function lapseOf(row: EventListRow): PledgeEvent['lapse'] {
   const daysLeft = Math.round((Date.parse(endsOn) - Date.parse(todayIso())) / DAY_MS);
   return daysLeft >= 0 && daysLeft <= PLEDGE_LAPSE_DAYS ? { endsOn, daysLeft } : null;
 }
+
+/** A notification may be corrected while no package holds it, or after the registry rejected its package. */
+const isCorrectable = (row: Pick<EventListRow, 'package_status'>) =>
+  row.package_status === null || row.package_status === 'rejected';
 
 export function toPledgeEvent(row: EventListRow): PledgeEvent {
   const status = row.package_status ?? 'new';
@@ -87,6 +98,11 @@ export function toPledgeEvent(row: EventListRow): PledgeEvent {
     status,
     statusLabel: EVENT_SUBMISSION_STATUS_LABELS[status],
     lapse: lapseOf(row),
+    lastRejection: row.last_rejection
+      ? { ...row.last_rejection, rejectedAt: new Date(row.last_rejection.rejectedAt).toISOString() }
+      : null,
+    canCorrect: isCorrectable(row),
+    correctedAt: row.corrected_at?.toISOString() ?? null,
     createdBy: row.created_by ? { id: row.created_by, fullName: row.author_name ?? '' } : null,
     createdAt: row.created_at.toISOString(),
   };
@@ -154,11 +170,22 @@ export async function createPledgeEvent(options: {
     });
     return outcome;
   });
-  const row = (await getEvent(options.db, auth.organisationId, result.eventId))!;
+  return eventResponse(options.db, auth.organisationId, result.eventId, event, result);
+}
+
+/** The answer to a notification entered or corrected: the event as listed, its warnings, monitoring. */
+async function eventResponse(
+  db: pg.Pool,
+  organisationId: string,
+  eventId: string,
+  event: PledgeEventData,
+  monitoring: { added: number; archived: number },
+): Promise<CreatePledgeEventResponse> {
+  const row = (await getEvent(db, organisationId, eventId))!;
   return {
     event: toPledgeEvent(row),
     warnings: event.vehicles.map((v) => v.warning).filter((w): w is string => Boolean(w)),
-    monitoring: { added: result.added, archived: result.archived },
+    monitoring: { added: monitoring.added, archived: monitoring.archived },
   };
 }
 
@@ -206,6 +233,7 @@ export async function getPledgeEvent(options: {
   );
   const order = new Map(siblings.map((s, index) => [s.id, index]));
   const packageHistory = row.package_id ? await listPackageHistory(options.db, row.package_id) : [];
+  const rejections = await listEventRejections(options.db, row.id);
   return {
     ...toPledgeEvent(row),
     pledgeHistory: siblingRows
@@ -223,5 +251,88 @@ export async function getPledgeEvent(options: {
         };
       }),
     packageHistory: packageHistory.map(toHistoryEntry),
+    rejections: rejections.map((r) => ({
+      packageId: r.package_id,
+      packageNumber: r.package_number,
+      reason: r.reason,
+      rejectedAt: r.rejected_at.toISOString(),
+      rejectedBy: r.rejected_by ? { id: r.rejected_by, fullName: r.rejected_by_name ?? '' } : null,
+    })),
+  };
+}
+
+/**
+ * Corrects a notification the registry has not accepted yet: one in no package, or one whose
+ * package was rejected (it leaves that package and is «Не в пакете» again, ready for a new package;
+ * the rejection stays in its history). The pledge is folded again in the same transaction, with
+ * monitoring and an audit row holding the content before and after.
+ */
+export async function correctPledgeEvent(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  eventId: string;
+  event: PledgeEventData;
+}): Promise<CreatePledgeEventResponse> {
+  const { auth, event } = options;
+  if (event.kind === 'exclusion' && auth.role !== 'admin') {
+    throw new AppError('PLEDGE_EXCLUSION_ADMIN_ONLY');
+  }
+  const result = await withTransaction(options.db, async (tx) => {
+    await lockEvent(tx, auth.organisationId, options.eventId);
+    const old = await getEvent(tx, auth.organisationId, options.eventId);
+    if (!old) {
+      throw new AppError('PLEDGE_EVENT_NOT_FOUND');
+    }
+    if (!isCorrectable(old)) {
+      throw new AppError('PLEDGE_EVENT_NOT_CORRECTABLE', {
+        message: `Исправить можно уведомление без пакета или с отказом реестра: пакет № ${old.package_number} в статусе «${EVENT_SUBMISSION_STATUS_LABELS[old.package_status ?? 'new']}»`,
+      });
+    }
+    let outcome: { added: number; archived: number };
+    try {
+      outcome = await correctAppliedEvent(
+        tx,
+        { organisationId: auth.organisationId, userId: auth.userId },
+        old,
+        event,
+      );
+    } catch (error) {
+      throw isPledgeRuleError(error) ? ruleErrorToAppError(error) : error;
+    }
+    await recordAudit(tx, {
+      organisationId: auth.organisationId,
+      userId: auth.userId,
+      action: 'pledge.corrected',
+      entity: 'pledge_event',
+      entityId: old.id,
+      details: {
+        pledgeId: old.pledge_id,
+        rejectedPackageId: old.package_status === 'rejected' ? old.package_id : null,
+        before: toPledgeEventData(old),
+        after: { ...event, vehicles: event.vehicles.map(({ warning: _w, ...v }) => v) },
+        monitoringAdded: outcome.added,
+        monitoringArchived: outcome.archived,
+      },
+    });
+    return outcome;
+  });
+  return eventResponse(options.db, auth.organisationId, options.eventId, event, result);
+}
+
+/** The content of a stored notification, for the audit row of a correction. */
+function toPledgeEventData(row: EventListRow) {
+  return {
+    kind: row.kind,
+    registrationNumber: row.registration_number,
+    notificationDate: row.notification_date,
+    pledgor: row.pledgor,
+    pledgee: row.pledgee,
+    contract: {
+      name: row.contract_name,
+      number: row.contract_number,
+      date: row.contract_date,
+      endDate: row.contract_end_date,
+    },
+    vehicles: row.vehicles,
   };
 }

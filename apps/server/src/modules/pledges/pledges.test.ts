@@ -376,11 +376,15 @@ describe('pledge events from a file', () => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('Вид уведомления');
     const validated = await uploadAndValidate(analyst, 'шаблон.xlsx', template.rawPayload);
+    // The template's example rows left in the file are flagged, not imported.
     expect(validated.counts, JSON.stringify(validated.errors)).toMatchObject({
       rows: 3,
-      accepted: 3,
-      rejected: 0,
+      accepted: 0,
+      rejected: 3,
     });
+    expect(new Set(validated.errors.map((e: { message: string }) => e.message))).toEqual(
+      new Set(['Строка из примера шаблона — удалите её']),
+    );
 
     const noHeader = await uploadEvents(analyst, 'bad.csv', 'VIN;Метка\nXTA210740Y1234565;x\n');
     expect(noHeader.statusCode).toBe(422);

@@ -1,4 +1,9 @@
-import type { StatisticsBody, StatisticsPoint, StatisticsResponse } from '@pledgewatch/contract';
+import {
+  EVENT_TYPE_CODES,
+  type StatisticsBody,
+  type StatisticsPoint,
+  type StatisticsResponse,
+} from '@pledgewatch/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { periodBuckets } from './statistics.service.ts';
@@ -95,7 +100,7 @@ describe('POST /api/v1/monitoring/statistics/data', () => {
     expect(nonZero(days['2026-03-05']!.eventsByType)).toEqual({ wanted_removed: 1 });
     expect(result.points.map((point) => point.events)).toEqual([2, 1, 1, 1, 1]);
     // Empty buckets are zeros, every type of the series is present in every bucket.
-    expect(Object.keys(days['2026-03-02']!.eventsByType)).toHaveLength(16);
+    expect(Object.keys(days['2026-03-02']!.eventsByType)).toHaveLength(EVENT_TYPE_CODES.length);
     expect(days['2026-03-02']!.eventsByType.wanted_added).toBe(0);
 
     // Portfolio: 3 old + 1 from February + 1 archived on 2 March; +1 added on 4 March (Moscow).

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
+import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
 import type { HeaderMap, RowProblem, UploadKindHandler } from './kinds/upload-kind.ts';
 import { mapHeader } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
@@ -203,6 +204,7 @@ export async function validateUpload(
     );
     const fields = handler.columns.map((column) => column.field);
     const indexes = fields.map((field) => header.indexOf.get(field) ?? -1);
+    const isTemplateExample = templateExampleMatcher(handler, indexes);
     let total = 0;
     let rejected = 0;
     let read = 0;
@@ -219,7 +221,9 @@ export async function validateUpload(
         const index = indexes[i]!;
         values[fields[i]!] = index >= 0 ? (row.values[index] ?? '') : '';
       }
-      const problems = cellProblems(handler, indexes, row, values);
+      const problems = isTemplateExample(values)
+        ? [{ field: null, message: TEMPLATE_EXAMPLE_MESSAGE }]
+        : cellProblems(handler, indexes, row, values);
       const check: ReturnType<UploadKindHandler['validateRow']> =
         problems.length > 0 ? { ok: false, problems } : handler.validateRow(values);
       const rowNumber = String(row.rowNumber);

@@ -398,16 +398,35 @@ describe('POST /api/v1/monitoring/uploads: file formats', () => {
     ]);
   });
 
-  it('accepts its own templates (CSV and XLSX) back', async () => {
+  it('reads its own templates (CSV and XLSX) back and flags the example rows left in them', async () => {
     const user = await createSignedInUser(app);
     for (const format of ['csv', 'xlsx']) {
       const template = await get(`/api/v1/monitoring/uploads/template?format=${format}`, user);
       expect(template.statusCode).toBe(200);
       expect(template.headers['content-disposition']).toContain(`.${format}`);
       const other = await createSignedInUser(app);
-      const result = await uploadAndProcess(other, `template.${format}`, template.rawPayload);
-      expect(result).toMatchObject({ status: 'done', counts: { rows: 4, accepted: 4, rejected: 0 } });
+      const result = await uploadAndProcess(other, `template.${format}`, template.rawPayload, false);
+      expect(result).toMatchObject({ status: 'validated', counts: { rows: 4, accepted: 0, rejected: 4 } });
+      expect(result.errors.map((e: { message: string }) => e.message)).toEqual(
+        Array(4).fill('Строка из примера шаблона — удалите её'),
+      );
     }
+    // An example row the user edited is their data, and the rest stay flagged.
+    const edited = (await get('/api/v1/monitoring/uploads/template?format=csv', user)).body.replace(
+      'LADA 2107, белый',
+      'Моя LADA',
+    );
+    const mixed = await uploadAndProcess(await createSignedInUser(app), 'edited.csv', edited, false);
+    expect(mixed.counts).toMatchObject({ rows: 4, accepted: 1, rejected: 3 });
+    expect(mixed.errors.map((e: { rowNumber: number }) => e.rowNumber)).toEqual([3, 4, 5]);
+    // A single column that happens to hold the example's VIN is data.
+    const single = await uploadAndProcess(
+      await createSignedInUser(app),
+      'one.csv',
+      'VIN\nXTA210740Y1234565\n',
+      false,
+    );
+    expect(single.counts).toMatchObject({ rows: 1, accepted: 1, rejected: 0 });
     const csv = (await get('/api/v1/monitoring/uploads/template?format=csv', user)).body;
     expect(csv.split('\r\n')[0]).toBe(
       '\uFEFFVIN;Тип документа;Номер документа;Метка;Номер договора;Залогодатель',

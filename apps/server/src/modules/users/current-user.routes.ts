@@ -1,7 +1,6 @@
-import { meResponseSchema } from '@pledgewatch/contract';
+import { authEndpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errors } from '../../lib/http.ts';
+import { route } from '../../lib/endpoint-route.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { getCurrentUser } from './users.service.ts';
 
@@ -10,18 +9,7 @@ import { getCurrentUser } from './users.service.ts';
  * module (sessions, sign-in) does not depend on users (which depends on auth for sessions and throttling).
  */
 export const currentUserRoutes: FastifyPluginAsync = async (fastify) => {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-
-  app.get(
-    '/me',
-    {
-      onRequest: fastify.authenticate,
-      schema: {
-        tags: ['auth'],
-        summary: 'Текущий пользователь',
-        response: { 200: meResponseSchema, ...errors(401) },
-      },
-    },
-    async (request) => ({ user: await getCurrentUser({ db: fastify.db, auth: requireAuth(request) }) }),
-  );
+  route(fastify, authEndpoints.me, { onRequest: fastify.authenticate }, async (request) => ({
+    user: await getCurrentUser({ db: fastify.db, auth: requireAuth(request) }),
+  }));
 };

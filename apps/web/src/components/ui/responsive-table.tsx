@@ -39,6 +39,8 @@ export type ResponsiveColumn<Row> = {
   /** For cells that hold their own controls: a click there does not open the row. */
   stopClick?: boolean;
   padding?: 'checkbox' | 'normal' | 'none';
+  /** The header's `aria-sort` when the list is sorted by this column. */
+  sortDirection?: 'asc' | 'desc' | false;
 };
 
 export type RowOptions = {
@@ -111,7 +113,13 @@ function DesktopTable<Row>({
         <TableHead>
           <TableRow>
             {columns.map((column) => (
-              <TableCell key={column.id} align={column.align} padding={column.padding} sx={column.sx}>
+              <TableCell
+                key={column.id}
+                align={column.align}
+                padding={column.padding}
+                sortDirection={column.sortDirection}
+                sx={column.sx}
+              >
                 {column.header}
               </TableCell>
             ))}

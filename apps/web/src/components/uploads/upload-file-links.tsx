@@ -1,8 +1,8 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { API, UPLOAD_FORMATS } from '@pledgewatch/contract';
-import { apiUrl } from '@/lib/api-client';
+import { UPLOAD_FORMATS, type UploadFormat, uploadEndpoints } from '@pledgewatch/contract';
+import { endpointUrl } from '@/lib/api-client';
 
 /**
  * Plain download links: the server also takes the auth cookie for downloads, so the browser saves
@@ -19,7 +19,7 @@ export function UploadFileLinks({
   /** Error file of this upload; without it, the template. */
   uploadId?: string;
   /** Another file per format (the pledge notifications template); overrides `uploadId`. */
-  href?: (format: string) => string;
+  href?: (format: UploadFormat) => string;
   label: (format: string) => string;
   /** A fuller accessible name when the visible label is short (a table cell shows only «CSV»). */
   ariaLabel?: (format: string) => string;
@@ -39,8 +39,8 @@ export function UploadFileLinks({
             href
               ? href(format)
               : uploadId
-                ? apiUrl(API.uploadErrorsFile(uploadId), { format })
-                : apiUrl(API.uploadTemplate, { format, kind: 'items' })
+                ? endpointUrl(uploadEndpoints.errorsFile, { params: { id: uploadId }, query: { format } })
+                : endpointUrl(uploadEndpoints.template, { query: { format, kind: 'items' } })
           }
           download
           aria-label={ariaLabel?.(format.toUpperCase())}

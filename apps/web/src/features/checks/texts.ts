@@ -9,6 +9,9 @@ export const texts = {
     title: 'Регулярные проверки',
     runs: {
       heading: 'Запуски проверок',
+      failedSources: 'Не ответили источники — их проверки не засчитаны как «чисто»:',
+      failedSource: (name: string, reason: string, items: string) =>
+        `${name}: ${reason} (не проверено объектов: ${items})`,
       hint: 'Каждый запуск проверяет все объекты на мониторинге по всем источникам и превращает изменения в события.',
       start: 'Запустить проверку',
       started: 'Проверка запущена',
@@ -67,6 +70,10 @@ export const texts = {
       resetCache: 'Сбросить кэш',
       resetAll: 'Сбросить весь кэш',
       cacheCleared: (count: string) => `Кэш сброшен, удалено ответов: ${count}`,
+      confirmResetTitle: 'Сбросить кэш?',
+      confirmReset: (what: string) =>
+        `Сохранённые ответы (${what}) будут удалены без возврата: следующие проверки снова обратятся к источникам и займут больше времени.`,
+      allSources: 'все источники',
     },
     import: {
       title: (name: string) => `Новая версия данных: ${name}`,

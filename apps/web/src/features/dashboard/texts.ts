@@ -37,6 +37,9 @@ export const texts = {
       started: (when: string) => `Запуск: ${when} (МСК)`,
       finished: (when: string) => `Завершена: ${when} (МСК)`,
       open: 'Проверки',
+      failedSources: 'Не ответили источники — их проверки не засчитаны как «чисто»:',
+      failedSource: (name: string, reason: string, items: string) =>
+        `${name}: ${reason} (не проверено объектов: ${items})`,
     },
     deliveries: {
       heading: 'Ошибки уведомлений',

@@ -22,6 +22,11 @@ const rule: NotificationRule = {
   mode: 'daily',
   digestHour: 8,
   lastDigestOn: null,
+  subject: 'events',
+  sourceType: null,
+  failureThreshold: 3,
+  staleHours: 24,
+  notifyRecovery: true,
   createdAt: '2026-03-12T10:00:00.000Z',
   updatedAt: '2026-03-12T10:00:00.000Z',
 };
@@ -86,5 +91,39 @@ describe('notification rule form', () => {
     expect(
       describeTarget({ ...rule, method: 'telegram', config: { botToken: '••••', chatId: '-100' } }),
     ).toBe('-100');
+  });
+
+  it('sends a source rule as an instant alert about its source, and describes it in the list', () => {
+    const body = formToBody({
+      ...emptyRuleForm(),
+      name: 'Сбои',
+      recipients: ['ops@bank.ru'],
+      mode: 'daily',
+      subject: 'source_failure',
+      sourceType: 'wanted',
+      failureThreshold: 5,
+    });
+    expect(body).toMatchObject({
+      subject: 'source_failure',
+      sourceType: 'wanted',
+      failureThreshold: 5,
+      mode: 'instant',
+    });
+    expect(
+      describeEvents({ ...rule, subject: 'source_failure', sourceType: 'wanted', failureThreshold: 5 }),
+    ).toBe('Сбои источника «Розыск»: ошибок подряд — 5');
+    expect(describeEvents({ ...rule, subject: 'source_stale', sourceType: null, staleHours: 48 })).toBe(
+      'Данные любого источника не обновлялись 48 ч',
+    );
+    const invalid = notificationRuleFormSchema().safeParse({
+      ...emptyRuleForm(),
+      name: 'x',
+      recipients: ['a@b.ru'],
+      subject: 'source_stale',
+      staleHours: 0,
+    });
+    expect(invalid.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['staleHours', 'Срок — целое число часов от 1 до 8760'],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import {
   normaliseRuleTarget,
   SECRET_CONFIG_KEYS,
   SEVERITIES,
+  SOURCE_TYPES,
   type UpdateNotificationRuleBody,
 } from '@pledgewatch/contract';
 import { texts } from '@/features/notifications/texts';
@@ -31,6 +32,11 @@ export const emptyRuleForm = (): RuleFormValues => ({
   config: { url: '', secret: '', botToken: '', chatId: '' },
   mode: 'instant',
   digestHour: 9,
+  subject: 'events',
+  sourceType: null,
+  failureThreshold: 3,
+  staleHours: 24,
+  notifyRecovery: true,
 });
 
 /** A stored rule as the edit form starts: secrets empty (the server keeps them unless replaced). */
@@ -51,6 +57,11 @@ export function ruleToForm(rule: NotificationRule): RuleFormValues {
     config,
     mode: rule.mode,
     digestHour: rule.digestHour,
+    subject: rule.subject,
+    sourceType: rule.sourceType,
+    failureThreshold: rule.failureThreshold,
+    staleHours: rule.staleHours,
+    notifyRecovery: rule.notifyRecovery,
   };
 }
 
@@ -73,8 +84,14 @@ export function formToBody(values: RuleFormValues): Omit<UpdateNotificationRuleB
     method: values.method,
     recipients: target.recipients,
     config: target.config,
-    mode: values.mode,
+    // A source alert goes out at once: there is no digest of alerts.
+    mode: values.subject === 'events' ? values.mode : 'instant',
     digestHour: values.digestHour,
+    subject: values.subject,
+    sourceType: values.subject === 'events' ? null : values.sourceType,
+    failureThreshold: values.failureThreshold,
+    staleHours: values.staleHours,
+    notifyRecovery: values.notifyRecovery,
   };
 }
 
@@ -88,6 +105,12 @@ export function describeTarget(rule: NotificationRule): string {
 }
 
 export function describeEvents(rule: NotificationRule): string {
+  if (rule.subject !== 'events') {
+    const source = rule.sourceType ? SOURCE_TYPES[rule.sourceType].name : null;
+    return rule.subject === 'source_failure'
+      ? t.sourceFailure(source, rule.failureThreshold)
+      : t.sourceStale(source, rule.staleHours);
+  }
   if (rule.eventTypes.length === 0) {
     return t.allEvents;
   }

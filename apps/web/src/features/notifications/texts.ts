@@ -21,6 +21,10 @@ export const texts = {
       events: 'События',
       allEvents: 'Все типы',
       eventsCount: (count: number) => `Типов: ${count}`,
+      sourceFailure: (source: string | null, threshold: number) =>
+        `Сбои ${source ? `источника «${source}»` : 'любого источника'}: ошибок подряд — ${threshold}`,
+      sourceStale: (source: string | null, hours: number) =>
+        `Данные ${source ? `источника «${source}»` : 'любого источника'} не обновлялись ${hours} ч`,
       severity: 'Важность',
       severityFrom: (label: string) => `важность: ${label.toLowerCase()} и выше`,
       anySeverity: 'любая важность',
@@ -50,6 +54,22 @@ export const texts = {
       editTitle: 'Изменение правила',
       name: 'Название правила',
       enabled: 'Правило включено',
+      subject: 'О чём уведомлять',
+      subjectHints: {
+        events: 'События мониторинга по объектам: новые залоги, розыск, ограничения, сроки залогов…',
+        source_failure:
+          'Одно оповещение, когда источник не ответил заданное число раз подряд, и одно — когда он снова отвечает.',
+        source_stale:
+          'Одно оповещение, когда данные источника не обновлялись дольше заданного срока (проверяется каждую минуту).',
+      } as Record<string, string>,
+      sourceType: 'Источник',
+      anySource: 'Любой источник',
+      failureThreshold: 'Ошибок подряд',
+      failureThresholdHint: 'После скольких неудачных ответов подряд оповещать (1–100)',
+      staleHours: 'Часов без обновления',
+      staleHoursHint: 'Через сколько часов без обновления данных оповещать',
+      notifyRecovery: 'Сообщить, когда источник снова в порядке',
+      sourceModeHint: 'Оповещения об источниках отправляются сразу, по одному на каждый сбой.',
       eventTypes: 'Типы событий',
       eventTypesHint: 'Не выбрано ни одного — все типы событий',
       minSeverity: 'Минимальная важность',
@@ -95,6 +115,7 @@ export const texts = {
       sentAt: (value: string) => `доставлено ${value}`,
       digest: (count: number) => `Сводка: событий — ${count}`,
       test: 'Тестовое уведомление',
+      sourceAlert: 'Оповещение об источнике',
       deletedEvent: 'Событие удалено',
       empty: 'Доставок пока не было.',
       emptyFiltered: 'Нет доставок с такими условиями.',

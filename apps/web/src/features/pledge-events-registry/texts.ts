@@ -55,6 +55,28 @@ export const texts = {
       row: (n: number) => `строка ${n}`,
       birth: (date: string) => `д.р. ${date}`,
       noPackage: 'Событие не в пакете',
+      rejectionReason: (reason: string) => `Причина отказа: ${reason}`,
+      rejectedAlert: (number: number | null, reason: string | null) =>
+        `Реестр отказал в регистрации${number !== null ? ` (пакет № ${number})` : ''}${reason ? `: ${reason}` : ''}. Исправьте уведомление и включите его в новый пакет.`,
+      rejections: 'Отказы реестра',
+      rejectionLine: (at: string, number: number | null, reason: string | null, who: string | null) =>
+        `${at}${number !== null ? ` — пакет № ${number}` : ''}${who ? ` (${who})` : ''}${reason ? `: ${reason}` : ''}`,
+      corrected: (at: string) => `Исправлено ${at}`,
+      correct: 'Исправить',
+    },
+    correct: {
+      title: 'Исправить уведомление',
+      hint: 'Вид уведомления и стороны не меняются. После сохранения уведомление окажется «Не в пакете» — включите его в новый пакет.',
+      registrationNumber: 'Регистрационный номер залога',
+      notificationDate: 'Дата уведомления',
+      contractName: 'Договор: наименование',
+      contractNumber: 'Договор: номер',
+      contractDate: 'Договор: дата',
+      contractEndDate: 'Договор: срок исполнения',
+      vin: (n: number) => `VIN ТС ${n}`,
+      description: (n: number) => `Описание ТС ${n}`,
+      save: 'Сохранить исправление',
+      saved: 'Уведомление исправлено: теперь его можно включить в новый пакет',
     },
     addDialog: {
       title: 'Добавить в пакет',
@@ -85,6 +107,28 @@ export const texts = {
       history: 'История',
       done: (label: string) => `Статус пакета: «${label}»`,
       openEvents: 'События пакета',
+      eventsTitle: (name: string) => `События пакета «${name}»`,
+      eventsEmpty: 'В пакете нет событий.',
+      confirm: {
+        approve: {
+          title: 'Одобрить пакет?',
+          message: 'Пакет станет готовым к отправке, его состав больше нельзя будет менять.',
+        },
+        return: {
+          title: 'Вернуть пакет в черновик?',
+          message: 'Одобрение будет снято: после правок пакет снова должен одобрить другой сотрудник.',
+        },
+        send: {
+          title: 'Отметить отправку пакета?',
+          message:
+            'Отметку отправки нельзя отменить: дальше пакет может быть только зарегистрирован или отклонён.',
+        },
+        register: {
+          title: 'Отметить регистрацию пакета?',
+          message:
+            'Регистрацию нельзя отменить. ТС пакета сразу будут проверены ещё раз, чтобы увидеть подтверждение реестра.',
+        },
+      },
     },
   },
 };

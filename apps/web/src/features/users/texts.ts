@@ -21,6 +21,9 @@ export const texts = {
     statuses: { invited: 'Приглашён', active: 'Активен', disabled: 'Отключён' },
     activate: 'Включить',
     deactivate: 'Отключить',
+    confirmDeactivateTitle: 'Отключить пользователя?',
+    confirmDeactivate: (name: string) =>
+      `${name} сразу выйдет на всех устройствах и не сможет войти, пока его не включат снова. Завершённые сеансы не восстановятся.`,
     updated: 'Изменения сохранены',
     you: 'вы',
     empty: 'Пользователи не найдены.',

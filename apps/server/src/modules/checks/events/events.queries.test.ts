@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
+import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { insertEvent, insertItem, insertRun } from '../../statistics/testing/statistics-fixtures.ts';
 import { type EventFilter, findEvents } from './events.queries.ts';
 
@@ -7,9 +7,12 @@ const { app } = await buildTestApp();
 
 const EVENTS = 120;
 let organisationId: string;
+let token: string;
 
 beforeAll(async () => {
-  organisationId = (await createSignedInUser(app)).organisationId;
+  const user = await createSignedInUser(app);
+  organisationId = user.organisationId;
+  token = user.token;
   const vin = await insertItem(app.db, organisationId, { label: 'Lada Vesta' });
   const other = await insertItem(app.db, organisationId, { label: 'Kia Rio' });
   const document = await insertItem(app.db, organisationId, { kind: 'document' });
@@ -144,5 +147,79 @@ describe('events list total', () => {
       await client.query('ROLLBACK');
       client.release();
     }
+  });
+});
+
+const RANK = { low: 1, medium: 2, high: 3, critical: 4 } as const;
+
+describe('events list sorting', () => {
+  it('sorts by importance, type or source in either direction, ties by time in the same direction', async () => {
+    const all = { organisationId, limit: EVENTS, offset: 0 };
+    const bySeverity = (await findEvents(app.db, { ...all, sort: 'severity', order: 'desc' })).items;
+    const key = (e: (typeof bySeverity)[number]) => [RANK[e.severity], e.detected_at.getTime()];
+    for (let i = 1; i < bySeverity.length; i++) {
+      const [rankA, timeA] = key(bySeverity[i - 1]!);
+      const [rankB, timeB] = key(bySeverity[i]!);
+      expect(rankA! > rankB! || (rankA === rankB && timeA! >= timeB!)).toBe(true);
+    }
+    expect(bySeverity[0]!.severity).toBe('critical');
+    const ascending = (await findEvents(app.db, { ...all, sort: 'severity', order: 'asc' })).items;
+    expect(ascending.map((e) => e.id)).toEqual(bySeverity.map((e) => e.id).reverse());
+    const byType = (await findEvents(app.db, { ...all, sort: 'type', order: 'asc' })).items.map(
+      (e) => e.event_type,
+    );
+    expect(byType).toEqual([...byType].sort());
+    const bySource = (await findEvents(app.db, { ...all, sort: 'source', order: 'desc' })).items.map(
+      (e) => e.source_type,
+    );
+    expect(bySource).toEqual([...bySource].sort().reverse());
+    // The default stays newest first.
+    const plain = (await findEvents(app.db, all)).items.map((e) => e.detected_at.getTime());
+    expect(plain).toEqual([...plain].sort((a, b) => b - a));
+  });
+
+  it('reads a sorted page through its index, not by sorting every event', async () => {
+    const client = await app.db.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL enable_sort = off');
+      for (const sort of ['severity', 'type', 'source'] as const) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT e.id FROM monitoring_events e WHERE e.organisation_id = $1
+            ORDER BY ${
+              sort === 'severity'
+                ? `(CASE e.severity WHEN 'low' THEN 1 WHEN 'medium' THEN 2 WHEN 'high' THEN 3 WHEN 'critical' THEN 4 ELSE 0 END)`
+                : sort === 'type'
+                  ? 'e.event_type'
+                  : 'e.source_type'
+            } DESC, e.detected_at DESC, e.id DESC LIMIT 5`,
+          [organisationId],
+        );
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan, sort).toContain(`monitoring_events_org_${sort}_idx`);
+        expect(plan, sort).not.toMatch(/\bSort\b/);
+      }
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
+  it('validates sort and order in the query with a Russian message', async () => {
+    const bad = await app.inject({
+      method: 'GET',
+      url: '/api/v1/monitoring/events/items?sort=item&order=up',
+      headers: bearer(token),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('Сортировка: detectedAt, severity, type или source');
+    const good = await app.inject({
+      method: 'GET',
+      url: '/api/v1/monitoring/events/items?sort=severity&order=asc&pageSize=3',
+      headers: bearer(token),
+    });
+    expect(good.statusCode, good.body).toBe(200);
+    expect(good.json().items.map((e: { severity: string }) => e.severity)).toEqual(['low', 'low', 'low']);
   });
 });

@@ -1,4 +1,4 @@
-import type { EventType, Severity, SourceType } from '@pledgewatch/contract';
+import type { EventSortKey, EventType, Severity, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import { moscowDayStartingAt } from '../../../lib/moscow-time.ts';
 
@@ -42,13 +42,30 @@ export interface EventFilter {
   search?: string;
 }
 
+/** The leading ORDER BY expression of each sort; the same expressions as the indexes of 0022. */
+const SORT_EXPRESSIONS: Record<EventSortKey, string | null> = {
+  detectedAt: null,
+  severity: `(CASE e.severity WHEN 'low' THEN 1 WHEN 'medium' THEN 2 WHEN 'high' THEN 3 WHEN 'critical' THEN 4 ELSE 0 END)`,
+  type: 'e.event_type',
+  source: 'e.source_type',
+};
+
+function orderBy(sort: EventSortKey, order: 'asc' | 'desc'): string {
+  const direction = order === 'asc' ? 'ASC' : 'DESC';
+  const lead = SORT_EXPRESSIONS[sort];
+  return [lead, 'e.detected_at', 'e.id']
+    .filter(Boolean)
+    .map((column) => `${column} ${direction}`)
+    .join(', ');
+}
+
 /** The only condition on the items' columns: the count without a search leaves the items out. */
 const SEARCH_CONDITION = `($9::text IS NULL OR lower(i.identifier) LIKE $9 OR lower(i.label) LIKE $9
          OR lower(i.contract_number) LIKE $9 OR lower(e.finding_key) LIKE $9)`;
 
 export async function findEvents(
   db: Queryable,
-  filter: EventFilter & { limit: number; offset: number },
+  filter: EventFilter & { limit: number; offset: number; sort?: EventSortKey; order?: 'asc' | 'desc' },
 ): Promise<{ items: EventRow[]; total: number; unread: number }> {
   const search = filter.search ? filter.search.replace(/[\s-]+/g, '').toLowerCase() : null;
   const params = [
@@ -73,7 +90,8 @@ export async function findEvents(
   const [items, total, unread] = await Promise.all([
     db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
-        WHERE ${where} ORDER BY e.detected_at DESC, e.id DESC LIMIT $11 OFFSET $12`,
+        WHERE ${where} ORDER BY ${orderBy(filter.sort ?? 'detectedAt', filter.order ?? 'desc')}
+        LIMIT $11 OFFSET $12`,
       [...params, filter.limit, filter.offset],
     ),
     countEvents(db, filter, where, params),

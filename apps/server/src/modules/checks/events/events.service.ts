@@ -64,6 +64,8 @@ export async function findEvents(
     runId: options.runId,
     read: options.read,
     search: options.search,
+    sort: options.sort,
+    order: options.order,
     limit: options.pageSize,
     offset: (options.page - 1) * options.pageSize,
   });

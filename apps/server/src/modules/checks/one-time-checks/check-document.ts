@@ -1,6 +1,7 @@
 import {
-  API,
+  checkEndpoints,
   DOCUMENT_TYPE_LABELS,
+  endpointPath,
   findingLines,
   ONE_TIME_CHECK_STATUS_LABELS,
   type OneTimeCheckDocument,
@@ -115,6 +116,6 @@ export async function getCheckDocument(options: {
       'Документ сформирован автоматически по данным источников на момент проверки. ' +
       'Недоступный источник не означает отсутствия сведений.' +
       (row.demo ? ' Документ содержит демонстрационные данные (ДЕМО), а не сведения реальных реестров.' : ''),
-    pdfUrl: API.oneTimeCheckPdf(row.id),
+    pdfUrl: endpointPath(checkEndpoints.oneTimeCheckPdf.path, { id: row.id }),
   };
 }

@@ -1,5 +1,5 @@
 // Over 500 lines by design: the SQL query catalogue of check runs (runs, batches, matching, snapshots), SQL only.
-import type { Finding, ItemKind, SourceType } from '@pledgewatch/contract';
+import type { CheckRunTrigger, Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import type { BatchFindingsSql } from '../sources/source-adapter.ts';
 import type { EventDraft } from './findings-diff.ts';
@@ -9,8 +9,10 @@ export type RunStatus = 'queued' | 'running' | 'completed' | 'completed_with_err
 export interface CheckRunRow {
   id: string;
   organisation_id: string;
-  trigger: 'manual' | 'scheduled';
+  trigger: CheckRunTrigger;
   status: RunStatus;
+  /** Identifiers a targeted run checks; null: every active item. */
+  item_scope: string[] | null;
   batch_size: number;
   items_total: number;
   items_done: number;
@@ -51,22 +53,23 @@ export interface BatchRow {
 
 const RUN_COLUMNS = `r.id, r.organisation_id, r.trigger, r.status, r.batch_size, r.items_total, r.items_done,
   r.batches_total, r.batches_done, r.events_created, r.error, r.created_by, u.full_name AS created_by_name,
-  r.created_at, r.started_at, r.finished_at`;
+  r.created_at, r.started_at, r.finished_at, r.item_scope`;
 
 /** Returns null when the organisation already has an unfinished run. */
 export async function insertCheckRun(
   db: Queryable,
   run: {
     organisationId: string;
-    trigger: 'manual' | 'scheduled';
+    trigger: CheckRunTrigger;
     createdBy: string | null;
     batchSize: number;
+    itemScope?: string[] | null;
   },
 ): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO check_runs (organisation_id, trigger, created_by, batch_size) VALUES ($1, $2, $3, $4)
+    `INSERT INTO check_runs (organisation_id, trigger, created_by, batch_size, item_scope) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (organisation_id) WHERE status IN ('queued', 'running') DO NOTHING RETURNING id`,
-    [run.organisationId, run.trigger, run.createdBy, run.batchSize],
+    [run.organisationId, run.trigger, run.createdBy, run.batchSize, run.itemScope ?? null],
   );
   return rows[0]?.id ?? null;
 }
@@ -108,8 +111,11 @@ export async function findCheckRuns(
  */
 export async function planBatches(
   db: Queryable,
-  run: { id: string; organisationId: string; batchSize: number },
+  run: { id: string; organisationId: string; batchSize: number; itemScope?: string[] | null },
 ): Promise<{ batches: number; items: number }> {
+  if (run.itemScope) {
+    return planScopedBatches(db, { ...run, itemScope: run.itemScope });
+  }
   const { rows } = await db.query<{ batches: number; items: number }>(
     `WITH numbered AS (
        SELECT kind, identifier, (dense_rank() OVER (PARTITION BY kind ORDER BY identifier) - 1) / $3 AS part
@@ -125,6 +131,45 @@ export async function planBatches(
      )
      SELECT count(*)::int AS batches, coalesce(sum(items), 0)::int AS items FROM inserted`,
     [run.id, run.organisationId, run.batchSize],
+  );
+  return rows[0]!;
+}
+
+/**
+ * Batches of a targeted run. A batch checks every active item in its identifier range, so a range
+ * holds only identifiers of the scope that are neighbours among the organisation's items (islands:
+ * the rank among all items minus the rank within the scope is constant along one), cut at the batch
+ * size. Items outside the scope are never checked by it.
+ */
+async function planScopedBatches(
+  db: Queryable,
+  run: { id: string; organisationId: string; batchSize: number; itemScope: string[] },
+): Promise<{ batches: number; items: number }> {
+  const { rows } = await db.query<{ batches: number; items: number }>(
+    `WITH ranked AS (
+       SELECT DISTINCT kind, identifier,
+              dense_rank() OVER (PARTITION BY kind ORDER BY identifier) AS g,
+              identifier = ANY($4::text[]) AS scoped
+         FROM monitoring_items WHERE organisation_id = $2 AND status = 'active'
+     ), islands AS (
+       SELECT kind, identifier, g - row_number() OVER (PARTITION BY kind ORDER BY identifier) AS island
+         FROM ranked WHERE scoped
+     ), numbered AS (
+       SELECT kind, identifier, island,
+              (row_number() OVER (PARTITION BY kind, island ORDER BY identifier) - 1) / $3 AS part
+         FROM islands
+     ), parts AS (
+       SELECT kind, island, part, min(identifier) AS identifier_from, max(identifier) AS identifier_to,
+              count(*) AS items
+         FROM numbered GROUP BY kind, island, part
+     ), inserted AS (
+       INSERT INTO check_run_batches (run_id, batch_no, kind, identifier_from, identifier_to, items)
+       SELECT $1, row_number() OVER (ORDER BY kind, island, part) - 1, kind, identifier_from, identifier_to, items
+         FROM parts
+       RETURNING items
+     )
+     SELECT count(*)::int AS batches, coalesce(sum(items), 0)::int AS items FROM inserted`,
+    [run.id, run.organisationId, run.batchSize, run.itemScope],
   );
   return rows[0]!;
 }

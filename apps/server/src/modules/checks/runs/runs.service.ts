@@ -1,5 +1,5 @@
 /** Check runs: starting one, planning it into batches, and reading runs with their progress. */
-import { type CheckRun, SOURCE_TYPE_CODES, SOURCE_TYPES } from '@pledgewatch/contract';
+import { type CheckRun, type FailedSource, SOURCE_TYPE_CODES, SOURCE_TYPES } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
@@ -8,6 +8,7 @@ import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { recordAudit } from '../../audit/index.ts';
 import { checkBatchMessage, planCheckRunMessage } from '../jobs/check-job-messages.ts';
+import { listRunFailedSources } from './run-failures.queries.ts';
 import {
   type BatchRow,
   type CheckRunRow,
@@ -22,7 +23,11 @@ import {
 
 export type Deps = { db: pg.Pool; config: Pick<AppConfig, 'remoteSources' | 'checkBatchSize'> };
 
-function toCheckRun(row: CheckRunRow, batches?: Pick<BatchRow, 'sources' | 'items'>[]): CheckRun {
+function toCheckRun(
+  row: CheckRunRow,
+  failedSources: FailedSource[],
+  batches?: Pick<BatchRow, 'sources' | 'items'>[],
+): CheckRun {
   return {
     id: row.id,
     trigger: row.trigger,
@@ -55,6 +60,7 @@ function toCheckRun(row: CheckRunRow, batches?: Pick<BatchRow, 'sources' | 'item
           };
         })
       : [],
+    failedSources,
   };
 }
 
@@ -93,6 +99,33 @@ export async function startCheckRun(
   return toCheckRun((await getCheckRunRow(options.db, id))!, []);
 }
 
+/**
+ * A run over some items only (the vehicles of a just-registered pledge package), queued like any
+ * other. Returns null while the organisation has an unfinished run: the caller tries again later.
+ */
+export async function startScopedCheckRun(options: {
+  db: pg.Pool;
+  queue: JobQueue;
+  config: Pick<AppConfig, 'checkBatchSize'>;
+  organisationId: string;
+  trigger: 'pledge_registered';
+  identifiers: string[];
+}): Promise<string | null> {
+  return withTransaction(options.db, async (tx) => {
+    const runId = await insertCheckRun(tx, {
+      organisationId: options.organisationId,
+      trigger: options.trigger,
+      createdBy: null,
+      batchSize: options.config.checkBatchSize,
+      itemScope: options.identifiers,
+    });
+    if (runId) {
+      await options.queue.send(planCheckRunMessage, { runId }, { db: tx });
+    }
+    return runId;
+  });
+}
+
 /** Cuts the run into batches and queues one job per batch, in one transaction. */
 export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runId: string }): Promise<void> {
   await withTransaction(options.db, async (tx) => {
@@ -104,6 +137,7 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
       id: run.id,
       organisationId: run.organisation_id,
       batchSize: run.batch_size,
+      itemScope: run.item_scope,
     });
     const now = new Date();
     if (planned.batches === 0) {
@@ -133,7 +167,11 @@ export async function getCheckRun(options: {
   if (!row) {
     throw new AppError('NOT_FOUND', { message: 'Проверка не найдена' });
   }
-  return toCheckRun(row, await listBatchSourceStates(options.db, row.id));
+  const [batches, failed] = await Promise.all([
+    listBatchSourceStates(options.db, row.id),
+    listRunFailedSources(options.db, [row.id]),
+  ]);
+  return toCheckRun(row, failed.get(row.id) ?? [], batches);
 }
 
 export async function findCheckRuns(options: {
@@ -147,5 +185,9 @@ export async function findCheckRuns(options: {
     limit: options.pageSize,
     offset: (options.page - 1) * options.pageSize,
   });
-  return { items: items.map((row) => toCheckRun(row)), total };
+  const failed = await listRunFailedSources(
+    options.db,
+    items.map((row) => row.id),
+  );
+  return { items: items.map((row) => toCheckRun(row, failed.get(row.id) ?? [])), total };
 }

@@ -1,4 +1,4 @@
-import { API, profileResponseSchema, type Role } from '@pledgewatch/contract';
+import { profileResponseSchema, type Role, userEndpoints } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { profileQueryOptions } from '@/features/settings/api/get-profile';
@@ -13,7 +13,7 @@ const render = async (role: Role, tab?: string) => {
   stubApi([
     meAnswer(role),
     {
-      path: API.profile,
+      path: userEndpoints.profile.path,
       schema: profileResponseSchema,
       body: {
         user: userFixture(role),

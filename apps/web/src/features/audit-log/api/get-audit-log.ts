@@ -1,6 +1,6 @@
-import { API, type AuditFacets, type AuditResponse } from '@pledgewatch/contract';
+import { type AuditResponse, auditEndpoints } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, apiUrl } from '@/lib/api-client';
+import { callEndpoint, endpointUrl } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The screen's filters; empty strings are left out of the request. */
@@ -11,7 +11,7 @@ const present = (filters: Partial<AuditFilters>) =>
   Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '' && value !== undefined));
 
 export const getAuditLog = ({ page, pageSize, ...filters }: AuditLogQuery): Promise<AuditResponse> =>
-  api.get<AuditResponse>(API.audit, { query: { page, pageSize, ...present(filters) } });
+  callEndpoint(auditEndpoints.list, { query: { page, pageSize, ...present(filters) } });
 
 export const auditLogQueryOptions = (query: AuditLogQuery) =>
   queryOptions({ queryKey: queryKeys.auditLog.entries(query), queryFn: () => getAuditLog(query) });
@@ -20,10 +20,10 @@ export const useAuditLog = (query: AuditLogQuery) =>
   useQuery({ ...auditLogQueryOptions(query), placeholderData: keepPreviousData });
 
 export const auditFacetsQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.auditLog.facets, queryFn: () => api.get<AuditFacets>(API.auditFacets) });
+  queryOptions({ queryKey: queryKeys.auditLog.facets, queryFn: () => callEndpoint(auditEndpoints.facets) });
 
 export const useAuditFacets = () => useQuery(auditFacetsQueryOptions());
 
 /** A plain link to the export (the session cookie authorises the GET). */
 export const auditExportUrl = (filters: AuditFilters, format: 'xlsx' | 'csv'): string =>
-  apiUrl(API.auditExport, { format, ...present(filters) });
+  endpointUrl(auditEndpoints.export, { query: { format, ...present(filters) } });

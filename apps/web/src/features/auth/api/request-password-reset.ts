@@ -1,10 +1,11 @@
-import { API, type MessageResponse, type ResetPasswordBody } from '@pledgewatch/contract';
+import type { MessageResponse, ResetPasswordBody } from '@pledgewatch/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { signedOutEndpoints } from '@/lib/signed-out-endpoints';
 
 export const requestPasswordReset = (body: ResetPasswordBody): Promise<MessageResponse> =>
-  api.post<MessageResponse>(API.resetPassword, body);
+  callEndpoint(signedOutEndpoints.resetPassword, { body });
 
 export const useRequestPasswordReset = (config?: MutationConfig<typeof requestPasswordReset>) =>
   useMutation({ ...config, mutationFn: requestPasswordReset });

@@ -1,10 +1,11 @@
-import { API, type MessageResponse, type VerifyEmailBody } from '@pledgewatch/contract';
+import type { MessageResponse, VerifyEmailBody } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import { signedOutEndpoints } from '@/lib/signed-out-endpoints';
 
 export const verifyEmail = (body: VerifyEmailBody): Promise<MessageResponse> =>
-  api.post<MessageResponse>(API.verifyEmail, body);
+  callEndpoint(signedOutEndpoints.verifyEmail, { body });
 
 /**
  * A query, not a mutation, on purpose: the token is single-use, and a query keyed by the token runs

@@ -1,11 +1,12 @@
-import { API, type CheckRun } from '@pledgewatch/contract';
+import { type CheckRun, checkEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import { CHECK_RUN_POLL_MS, isRunActive } from './get-check-runs';
 
 /** One run with its progress per source (the list leaves `sources` empty). */
-export const getCheckRun = (id: string): Promise<CheckRun> => api.get<CheckRun>(API.checkRun(id));
+export const getCheckRun = (id: string): Promise<CheckRun> =>
+  callEndpoint(checkEndpoints.run, { params: { id } });
 
 export const checkRunQueryOptions = (id: string) =>
   queryOptions({

@@ -1,10 +1,16 @@
-import { API, type CheckRun } from '@pledgewatch/contract';
+import {
+  type CheckRun,
+  checkEndpoints,
+  type EndpointQuery,
+  type EndpointResponse,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type CheckRunsQuery = { page: number; pageSize: number };
-export type CheckRunsPage = { items: CheckRun[]; total: number };
+export type CheckRunsQuery = WithRequired<EndpointQuery<typeof checkEndpoints.runs>, 'page' | 'pageSize'>;
+export type CheckRunsPage = EndpointResponse<typeof checkEndpoints.runs>;
 
 export const CHECK_RUN_POLL_MS = 2000;
 
@@ -12,7 +18,7 @@ export const isRunActive = (run: Pick<CheckRun, 'status'>): boolean =>
   run.status === 'queued' || run.status === 'running';
 
 export const getCheckRuns = (query: CheckRunsQuery): Promise<CheckRunsPage> =>
-  api.get<CheckRunsPage>(API.checkRuns, { query });
+  callEndpoint(checkEndpoints.runs, { query });
 
 export const checkRunsQueryOptions = (query: CheckRunsQuery) =>
   queryOptions({

@@ -1,6 +1,6 @@
-import { API, type SourceImport, type SourceType } from '@pledgewatch/contract';
+import { checkEndpoints, type SourceImport, type SourceType } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -18,7 +18,7 @@ export function importSourceDataset({
 }: ImportSourceDatasetInput): Promise<SourceImport> {
   const form = new FormData();
   form.append('file', file);
-  return api.upload<SourceImport>(API.sourceImports(type), form, { onProgress });
+  return callEndpoint(checkEndpoints.importSource, { params: { type }, body: form, onProgress });
 }
 
 export const useImportSourceDataset = (config?: MutationConfig<typeof importSourceDataset>) => {

@@ -1,11 +1,15 @@
-import { API, type CacheInvalidateBody, type CacheInvalidateResponse } from '@pledgewatch/contract';
+import {
+  type CacheInvalidateBody,
+  type CacheInvalidateResponse,
+  checkEndpoints,
+} from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const invalidateCache = (body: CacheInvalidateBody): Promise<CacheInvalidateResponse> =>
-  api.post<CacheInvalidateResponse>(API.cacheInvalidate, body);
+  callEndpoint(checkEndpoints.invalidateCache, { body });
 
 export const useInvalidateCache = (config?: MutationConfig<typeof invalidateCache>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
-import { API, type CheckSchedule, type UpdateCheckScheduleBody } from '@pledgewatch/contract';
+import { type CheckSchedule, checkEndpoints, type UpdateCheckScheduleBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { checkScheduleQueryOptions } from './get-check-schedule';
 
 export const updateCheckSchedule = (body: UpdateCheckScheduleBody): Promise<CheckSchedule> =>
-  api.put<CheckSchedule>(API.checkSchedule, body);
+  callEndpoint(checkEndpoints.updateSchedule, { body });
 
 export const useUpdateCheckSchedule = (config?: MutationConfig<typeof updateCheckSchedule>) => {
   const queryClient = useQueryClient();

@@ -6,6 +6,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { CHECK_RUN_TRIGGER_LABELS, type CheckRun } from '@pledgewatch/contract';
 import { Link as RouterLink } from 'react-router';
+import { FailedSourcesAlert } from '@/components/ui/failed-sources-alert';
 import type { ResponsiveColumn } from '@/components/ui/responsive-table';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/checks/texts';
@@ -63,6 +64,11 @@ export function checkRunColumns({ isOpen, onToggle }: CheckRunColumnsOptions): R
               {run.error}
             </Typography>
           )}
+          {run.failedSources.length > 0 && (
+            <Typography variant="caption" color="warning.main" component="p" data-testid="run-failed-sources">
+              {run.failedSources.map((source) => source.name).join(', ')}
+            </Typography>
+          )}
         </>
       ),
     },
@@ -115,10 +121,17 @@ export function checkRunColumns({ isOpen, onToggle }: CheckRunColumnsOptions): R
   ];
 }
 
-/** What an open run shows under it: its progress by source. */
+/** What an open run shows under it: the sources that failed it, then its progress by source. */
 export function CheckRunDetail({ run }: { run: CheckRun }) {
   return (
     <Box sx={{ py: 2, pl: { md: 6 } }}>
+      <Box sx={{ mb: run.failedSources.length > 0 ? 2 : 0 }}>
+        <FailedSourcesAlert
+          sources={run.failedSources}
+          title={t.failedSources}
+          line={(source) => t.failedSource(source.name, source.reason, formatNumber(source.itemsNotChecked))}
+        />
+      </Box>
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         {t.bySource}
       </Typography>

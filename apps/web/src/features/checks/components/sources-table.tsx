@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { ADAPTER_KIND_LABELS, type CacheInvalidateBody, type Source } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
@@ -55,10 +56,17 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
   const sources = useSources();
   const [importing, setImporting] = useState<Source | null>(null);
   const invalidate = useInvalidateCache({
-    onSuccess: (answer) => toast.success(t.cacheCleared(formatNumber(answer.removed))),
+    onSuccess: (answer) => {
+      setResetting(null);
+      toast.success(t.cacheCleared(formatNumber(answer.removed)));
+    },
     onError: (error) => toast.error(getErrorMessage(error)),
   });
-  const reset = (type: CacheInvalidateBody['type']) => invalidate.mutate({ type });
+  // Clearing the cache cannot be undone: it asks first.
+  const [resetting, setResetting] = useState<{ type: CacheInvalidateBody['type']; name: string } | null>(
+    null,
+  );
+  const reset = (type: CacheInvalidateBody['type'], name: string) => setResetting({ type, name });
   const showActions = canImport || canResetCache;
   const columns: ResponsiveColumn<Source>[] = [
     {
@@ -160,7 +168,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
                     size="small"
                     startIcon={<CachedIcon />}
                     loading={invalidate.isPending && invalidate.variables?.type === source.type}
-                    onClick={() => reset(source.type)}
+                    onClick={() => reset(source.type, source.name)}
                   >
                     {t.resetCache}
                   </Button>
@@ -180,7 +188,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
             variant="outlined"
             startIcon={<CachedIcon />}
             loading={invalidate.isPending && invalidate.variables?.type === 'all'}
-            onClick={() => reset('all')}
+            onClick={() => reset('all', t.allSources)}
             sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           >
             {t.resetAll}
@@ -196,6 +204,16 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
         rowOptions={(source) => ({ testId: `source-row-${source.type}` })}
       />
       <ImportDatasetDialog source={importing} onClose={() => setImporting(null)} />
+      <ConfirmDialog
+        open={resetting !== null}
+        title={t.confirmResetTitle}
+        message={t.confirmReset(resetting?.name ?? '')}
+        confirmLabel={resetting?.type === 'all' ? t.resetAll : t.resetCache}
+        danger
+        pending={invalidate.isPending}
+        onConfirm={() => resetting && invalidate.mutate({ type: resetting.type })}
+        onClose={() => setResetting(null)}
+      />
     </Paper>
   );
 }

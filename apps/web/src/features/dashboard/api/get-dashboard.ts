@@ -1,11 +1,11 @@
-import { API, type DashboardResponse } from '@pledgewatch/contract';
+import { type DashboardResponse, monitoringEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const DASHBOARD_POLL_MS = 3000;
 
-export const getDashboard = (): Promise<DashboardResponse> => api.get<DashboardResponse>(API.dashboard);
+export const getDashboard = (): Promise<DashboardResponse> => callEndpoint(monitoringEndpoints.dashboard);
 
 export const dashboardQueryOptions = () =>
   queryOptions({

@@ -18,6 +18,7 @@ import {
 } from '@pledgewatch/contract';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { FailedSourcesAlert } from '@/components/ui/failed-sources-alert';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { DELIVERY_LOG_PARAMS, paths } from '@/config/paths';
 import { texts } from '@/features/dashboard/texts';
@@ -161,6 +162,13 @@ export function RunTile({
             </Typography>
           </Box>
           <Typography variant="body2">{t.run.events(formatNumber(run.eventsCreated))}</Typography>
+          <FailedSourcesAlert
+            sources={run.failedSources}
+            title={t.run.failedSources}
+            line={(source) =>
+              t.run.failedSource(source.name, source.reason, formatNumber(source.itemsNotChecked))
+            }
+          />
           <Typography variant="caption" color="text.secondary">
             {run.finishedAt
               ? t.run.finished(formatMoscowDateTime(run.finishedAt))

@@ -1,11 +1,11 @@
-import { API, type MarkEventsReadBody } from '@pledgewatch/contract';
+import { checkEndpoints, type MarkEventsReadBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const markEventsRead = (body: MarkEventsReadBody): Promise<{ updated: number }> =>
-  api.post<{ updated: number }>(API.eventsRead, body);
+  callEndpoint(checkEndpoints.markEventsRead, { body });
 
 export const useMarkEventsRead = (config?: MutationConfig<typeof markEventsRead>) => {
   const queryClient = useQueryClient();

@@ -1,47 +1,65 @@
 import DraftsOutlinedIcon from '@mui/icons-material/DraftsOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import MarkEmailUnreadOutlinedIcon from '@mui/icons-material/MarkEmailUnreadOutlined';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
+import TableSortLabel from '@mui/material/TableSortLabel';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { MonitoringEvent } from '@pledgewatch/contract';
-import { DOCUMENT_TYPES, formatDocument, isDocumentType } from '@pledgewatch/identifiers';
+import type { EventSortKey, MonitoringEvent } from '@pledgewatch/contract';
 import { Link as RouterLink } from 'react-router';
 import type { ResponsiveColumn } from '@/components/ui/responsive-table';
 import { SeverityChip } from '@/components/ui/severity-chip';
-import { paths } from '@/config/paths';
 import { texts } from '@/features/events/texts';
 import { formatMoscowDateTime } from '@/lib/format';
 import { changeSummary } from './change-summary';
+import { displayIdentifier, itemHref, kindLabel } from './event-item';
+import { type EventsView, naturalOrder } from './use-events-view';
 
 const t = texts.events;
-
-const itemHref = (item: MonitoringEvent['item']) =>
-  `${paths.monitoringItems.getHref()}?${new URLSearchParams({ ...(item.kind === 'document' ? { entity: 'document' } : {}), item: item.id })}`;
-
-/** «45 06 123456» for documents, the VIN as is. */
-const displayIdentifier = (item: MonitoringEvent['item']) =>
-  item.kind === 'document' && isDocumentType(item.documentType)
-    ? formatDocument(item.documentType, item.identifier)
-    : item.identifier;
-
-const kindLabel = (item: MonitoringEvent['item']) =>
-  item.kind === 'document' && isDocumentType(item.documentType) ? DOCUMENT_TYPES[item.documentType] : t.vin;
 
 type EventColumnsOptions = {
   isPending: (event: MonitoringEvent) => boolean;
   onToggleRead: (event: MonitoringEvent) => void;
+  onOpen: (event: MonitoringEvent) => void;
+  view: Pick<EventsView, 'sort' | 'order'>;
+  onSort: (column: EventSortKey, order: EventsView['order']) => void;
 };
 
 const weightOf = (event: MonitoringEvent) => (event.read ? undefined : 700);
 
+/**
+ * A column sorted on the server: its header sorts by it (a new column starts in its natural direction,
+ * the sorted one flips); a card shows the plain label.
+ */
+const sortable = (
+  column: EventSortKey,
+  { view, onSort }: Pick<EventColumnsOptions, 'view' | 'onSort'>,
+): Pick<ResponsiveColumn<MonitoringEvent>, 'id' | 'header' | 'label' | 'sortDirection'> => {
+  const active = view.sort === column;
+  const next = active ? (view.order === 'asc' ? 'desc' : 'asc') : naturalOrder(column);
+  return {
+    id: column,
+    label: t.columns[column],
+    sortDirection: active ? view.order : false,
+    header: (
+      <TableSortLabel
+        active={active}
+        direction={active ? view.order : naturalOrder(column)}
+        onClick={() => onSort(column, next)}
+        aria-label={t.sortBy(t.columns[column])}
+      >
+        {t.columns[column]}
+      </TableSortLabel>
+    ),
+  };
+};
+
 /** The events' columns; on a phone card what changed (before → after) comes first. */
-export function eventColumns({
-  isPending,
-  onToggleRead,
-}: EventColumnsOptions): ResponsiveColumn<MonitoringEvent>[] {
+export function eventColumns(options: EventColumnsOptions): ResponsiveColumn<MonitoringEvent>[] {
+  const { isPending, onToggleRead, onOpen } = options;
   return [
     {
       id: 'item',
@@ -69,8 +87,7 @@ export function eventColumns({
       ),
     },
     {
-      id: 'type',
-      header: t.columns.type,
+      ...sortable('type', options),
       cell: (event) => (
         <>
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -88,11 +105,10 @@ export function eventColumns({
       ),
     },
     {
-      id: 'severity',
-      header: t.columns.severity,
+      ...sortable('severity', options),
       cell: (event) => <SeverityChip severity={event.severity} />,
     },
-    { id: 'source', header: t.columns.source, card: 'secondary', cell: (event) => event.sourceName },
+    { ...sortable('source', options), card: 'secondary', cell: (event) => event.sourceName },
     {
       id: 'change',
       header: t.columns.change,
@@ -110,8 +126,7 @@ export function eventColumns({
         )),
     },
     {
-      id: 'detectedAt',
-      header: t.columns.detectedAt,
+      ...sortable('detectedAt', options),
       card: 'secondary',
       cellSx: { whiteSpace: 'nowrap' },
       cell: (event) => formatMoscowDateTime(event.detectedAt),
@@ -122,23 +137,31 @@ export function eventColumns({
       header: texts.common.actions,
       align: 'right',
       card: 'actions',
+      cellSx: { whiteSpace: 'nowrap' },
       cell: (event) => (
-        <Tooltip title={event.read ? t.markUnread : t.markRead}>
-          <span>
-            <IconButton
-              size="small"
-              disabled={isPending(event)}
-              aria-label={event.read ? t.markUnread : t.markRead}
-              onClick={() => onToggleRead(event)}
-            >
-              {event.read ? (
-                <MarkEmailUnreadOutlinedIcon fontSize="small" />
-              ) : (
-                <DraftsOutlinedIcon fontSize="small" />
-              )}
+        <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+          <Tooltip title={t.detail.open}>
+            <IconButton size="small" aria-label={t.detail.open} onClick={() => onOpen(event)}>
+              <InfoOutlinedIcon fontSize="small" />
             </IconButton>
-          </span>
-        </Tooltip>
+          </Tooltip>
+          <Tooltip title={event.read ? t.markUnread : t.markRead}>
+            <span>
+              <IconButton
+                size="small"
+                disabled={isPending(event)}
+                aria-label={event.read ? t.markUnread : t.markRead}
+                onClick={() => onToggleRead(event)}
+              >
+                {event.read ? (
+                  <MarkEmailUnreadOutlinedIcon fontSize="small" />
+                ) : (
+                  <DraftsOutlinedIcon fontSize="small" />
+                )}
+              </IconButton>
+            </span>
+          </Tooltip>
+        </Stack>
       ),
     },
   ];

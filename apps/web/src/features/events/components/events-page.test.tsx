@@ -1,4 +1,4 @@
-import { API, eventsResponseSchema } from '@pledgewatch/contract';
+import { checkEndpoints, eventsResponseSchema } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
@@ -36,7 +36,11 @@ afterEach(() => vi.unstubAllGlobals());
 describe('events route', () => {
   it('shows the events the API answers, with the filters from the URL', async () => {
     const api = stubApi([
-      { path: API.events, schema: eventsResponseSchema, body: { items: [event], total: 1, unread: 1 } },
+      {
+        path: checkEndpoints.events.path,
+        schema: eventsResponseSchema,
+        body: { items: [event], total: 1, unread: 1 },
+      },
     ]);
     const url = `${paths.monitoringEvents.getHref()}?read=false`;
     const view = parseEventsView(new URL(url, 'http://localhost').searchParams);
@@ -56,5 +60,31 @@ describe('events route', () => {
     expect(text).toContain(event.typeLabel);
     expect(text).toContain('Непрочитанных: 1');
     expect(text).toContain('1–1 из 1');
+  });
+
+  it('sorts on the server by the column in the URL, and ignores a sort it does not know', async () => {
+    const api = stubApi([
+      {
+        path: checkEndpoints.events.path,
+        schema: eventsResponseSchema,
+        body: { items: [event], total: 1, unread: 1 },
+      },
+    ]);
+    const url = `${paths.monitoringEvents.getHref()}?sort=severity&order=asc`;
+    const view = parseEventsView(new URL(url, 'http://localhost').searchParams);
+    const html = await renderRoute({
+      path: paths.monitoringEvents.path,
+      url,
+      element: <EventsPage />,
+      prefetch: (queryClient) => queryClient.prefetchQuery(eventsQueryOptions(toEventsQuery(view))),
+    });
+    expect(api.requested).toEqual([
+      expect.stringMatching(/^\/api\/v1\/monitoring\/events\/items\?.*sort=severity&order=asc/),
+    ]);
+    // The sorted header, and only it, carries aria-sort.
+    expect(html).toMatch(/<th[^>]*aria-sort="ascending"[^>]*>(?:(?!<\/th>).)*Важность/s);
+    expect(html.match(/aria-sort=/g)).toHaveLength(1);
+    const unknown = parseEventsView(new URLSearchParams('sort=item&order=sideways'));
+    expect(toEventsQuery(unknown)).not.toHaveProperty('sort');
   });
 });

@@ -3,8 +3,10 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import type { MonitoringEvent } from '@pledgewatch/contract';
+import { EVENT_SORT_KEYS, type EventSortKey, type MonitoringEvent } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { CardSortField } from '@/components/ui/card-sort-field';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
@@ -16,23 +18,36 @@ import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';
 import { useMarkEventsRead } from '../api/mark-events-read';
 import { eventColumns } from './event-columns';
+import { EventDetailDialog } from './event-detail-dialog';
 import { EventsFilters } from './events-filters';
-import { activeFilterCount, hasFilters, toEventsQuery, useEventsView } from './use-events-view';
+import {
+  activeFilterCount,
+  hasFilters,
+  naturalOrder,
+  sortChanges,
+  toEventsQuery,
+  useEventsView,
+} from './use-events-view';
 
 const t = texts.events;
 
-/** What the regular checks found, newest first; filters and page live in the URL. */
+/** What the regular checks found, newest first unless sorted; filters, sort and page live in the URL. */
 export default function EventsPage() {
   const { view, update, reset } = useEventsView();
   const events = useEvents(toEventsQuery(view));
   const mark = useMarkEventsRead({ onError: (error) => toast.error(getErrorMessage(error)) });
+  const [opened, setOpened] = useState<MonitoringEvent | null>(null);
   const items = events.data?.items ?? [];
   const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
 
   const toggle = (event: MonitoringEvent) => mark.mutate({ ids: [event.id], read: !event.read });
+  const sortBy = (column: EventSortKey, order: 'asc' | 'desc') => update(sortChanges(column, order));
   const columns = eventColumns({
     isPending: (event) => mark.isPending && (mark.variables?.ids.includes(event.id) ?? false),
     onToggleRead: toggle,
+    onOpen: setOpened,
+    view,
+    onSort: sortBy,
   });
 
   return (
@@ -83,6 +98,21 @@ export default function EventsPage() {
           })}
           showEmpty={Boolean(events.data)}
           empty={hasFilters(view) ? t.emptyFiltered : t.empty}
+          cardsHeader={
+            // Cards have no column headers: the sort is a field of its own above them.
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', pt: 1.5, pb: 1 }}>
+              <CardSortField
+                label={t.sortField}
+                options={EVENT_SORT_KEYS.map((column) => [column, t.columns[column]] as const)}
+                value={view.sort}
+                order={view.order}
+                ascendingLabel={t.sortAscending}
+                descendingLabel={t.sortDescending}
+                onField={(column) => sortBy(column, naturalOrder(column))}
+                onFlip={() => sortBy(view.sort, view.order === 'asc' ? 'desc' : 'asc')}
+              />
+            </Stack>
+          }
         />
         <ServerPagination
           count={events.data?.total}
@@ -91,6 +121,7 @@ export default function EventsPage() {
           onChange={(page, pageSize) => update({ page, pageSize })}
         />
       </Paper>
+      <EventDetailDialog event={opened} onClose={() => setOpened(null)} />
     </Page>
   );
 }

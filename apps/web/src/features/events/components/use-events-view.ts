@@ -1,5 +1,7 @@
 import {
+  EVENT_SORT_KEYS,
   EVENT_TYPE_CODES,
+  type EventSortKey,
   type EventType,
   SEVERITY_CODES,
   type Severity,
@@ -17,7 +19,8 @@ import type { EventsListQuery } from '../api/get-events';
  * The events screen's state, all in the URL so the dashboard can link to a filtered list:
  * `type`, `severity`, `source` — comma lists of contract codes; `read` — `true`/`false`;
  * `from`, `to` — dates ГГГГ-ММ-ДД (Moscow days, both included) or ISO date-times; `search`;
- * `itemId`, `runId`; `page` (from 1) and `pageSize`.
+ * `itemId`, `runId`; `sort` (detectedAt, severity, type, source) and `order` (asc, desc); `page` (from 1)
+ * and `pageSize`.
  */
 export type EventsView = {
   page: number;
@@ -31,6 +34,9 @@ export type EventsView = {
   search: string;
   itemId: string | null;
   runId: string | null;
+  /** Column sorted on the server; `detectedAt` newest first by default. */
+  sort: EventSortKey;
+  order: 'asc' | 'desc';
 };
 
 export type EventsViewKey =
@@ -44,7 +50,9 @@ export type EventsViewKey =
   | 'read'
   | 'search'
   | 'itemId'
-  | 'runId';
+  | 'runId'
+  | 'sort'
+  | 'order';
 
 const codes = <T extends string>(allowed: readonly T[], value: string | null): T[] =>
   (value ?? '').split(',').filter((code): code is T => (allowed as readonly string[]).includes(code));
@@ -76,6 +84,8 @@ export function parseEventsView(params: URLSearchParams): EventsView {
     search: params.get('search') ?? '',
     itemId: params.get('itemId'),
     runId: params.get('runId'),
+    sort: codes(EVENT_SORT_KEYS, params.get('sort'))[0] ?? 'detectedAt',
+    order: params.get('order') === 'asc' ? 'asc' : 'desc',
   };
 }
 
@@ -92,6 +102,7 @@ export function toEventsQuery(view: EventsView): EventsListQuery {
     search: view.search.trim() || undefined,
     itemId: view.itemId ?? undefined,
     runId: view.runId ?? undefined,
+    ...(view.sort === 'detectedAt' && view.order === 'desc' ? {} : { sort: view.sort, order: view.order }),
   };
 }
 
@@ -119,6 +130,14 @@ export const activeFilterCount = (view: EventsView): number =>
     view.read !== 'all',
     view.search,
   ].filter(Boolean).length;
+
+/** A column's first direction: time and importance highest first, type and source A→Z. */
+export const naturalOrder = (column: EventSortKey): EventsView['order'] =>
+  column === 'detectedAt' || column === 'severity' ? 'desc' : 'asc';
+
+/** The URL change for a sort; the default (newest first) leaves `sort` and `order` out. */
+export const sortChanges = (column: EventSortKey, order: EventsView['order']) =>
+  column === 'detectedAt' && order === 'desc' ? { sort: null, order: null } : { sort: column, order };
 
 export function useEventsView() {
   const [params, setParams] = useSearchParams();

@@ -1,13 +1,13 @@
-import { API, type EventsResponse } from '@pledgewatch/contract';
+import { checkEndpoints, type EventsResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 const ITEM_EVENTS_PAGE_SIZE = 20;
 
 /** The item's latest events. */
 export function getItemEvents(itemId: string): Promise<EventsResponse> {
-  return api.get<EventsResponse>(API.events, { query: { itemId, page: 1, pageSize: ITEM_EVENTS_PAGE_SIZE } });
+  return callEndpoint(checkEndpoints.events, { query: { itemId, page: 1, pageSize: ITEM_EVENTS_PAGE_SIZE } });
 }
 
 export const itemEventsQueryOptions = (itemId: string) =>

@@ -1,11 +1,11 @@
-import { API, type ItemFindingsResponse } from '@pledgewatch/contract';
+import { checkEndpoints, type ItemFindingsResponse } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The item's last findings per source. */
 export function getItemFindings(id: string): Promise<ItemFindingsResponse> {
-  return api.get<ItemFindingsResponse>(API.itemFindings(id));
+  return callEndpoint(checkEndpoints.itemFindings, { params: { id } });
 }
 
 export const itemFindingsQueryOptions = (id: string) =>

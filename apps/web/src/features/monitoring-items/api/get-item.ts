@@ -1,10 +1,10 @@
-import { API, type MonitoringItem } from '@pledgewatch/contract';
+import { type MonitoringItem, monitoringEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getItem = (id: string): Promise<MonitoringItem> =>
-  api.get<MonitoringItem>(API.monitoringItem(id));
+  callEndpoint(monitoringEndpoints.item, { params: { id } });
 
 export const itemQueryOptions = (id: string) =>
   queryOptions({

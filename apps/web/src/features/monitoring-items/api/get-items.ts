@@ -1,30 +1,21 @@
 import {
-  API,
-  type ITEM_SORT_FIELDS,
-  type ItemKind,
-  type ItemStatus,
+  type EndpointQuery,
   type ItemsResponse,
+  monitoringEndpoints,
+  type WithRequired,
 } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type ItemSortField = (typeof ITEM_SORT_FIELDS)[number];
-export type ItemStatusFilter = ItemStatus | 'all';
-
-/** The contract's query schema coerces strings, so its input type is too loose for the client. */
-export type ItemsListQuery = {
-  entity: ItemKind;
-  page: number;
-  pageSize: number;
-  sort: ItemSortField;
-  order: 'asc' | 'desc';
-  search?: string;
-  status?: ItemStatusFilter;
-};
+type ItemsQuery = EndpointQuery<typeof monitoringEndpoints.items>;
+/** The screen always knows its kind, page and order; search and status are filters. */
+export type ItemsListQuery = WithRequired<ItemsQuery, 'entity' | 'page' | 'pageSize' | 'sort' | 'order'>;
+export type ItemSortField = ItemsListQuery['sort'];
+export type ItemStatusFilter = NonNullable<ItemsQuery['status']>;
 
 export const getItems = (query: ItemsListQuery): Promise<ItemsResponse> =>
-  api.get<ItemsResponse>(API.monitoringItems, { query });
+  callEndpoint(monitoringEndpoints.items, { query });
 
 export const itemsQueryOptions = (query: ItemsListQuery) =>
   queryOptions({

@@ -1,13 +1,13 @@
-import { API, type MonitoringItem, type UpdateItemBody } from '@pledgewatch/contract';
+import { type MonitoringItem, monitoringEndpoints, type UpdateItemBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UpdateItemInput = { id: string; data: UpdateItemBody };
 
 export const updateItem = ({ id, data }: UpdateItemInput): Promise<MonitoringItem> =>
-  api.patch<MonitoringItem>(API.monitoringItem(id), data);
+  callEndpoint(monitoringEndpoints.updateItem, { params: { id }, body: data });
 
 export const useUpdateItem = (config?: MutationConfig<typeof updateItem>) => {
   const queryClient = useQueryClient();

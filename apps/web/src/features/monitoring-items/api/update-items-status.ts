@@ -1,11 +1,11 @@
-import { API, type BulkStatusBody, type BulkStatusResponse } from '@pledgewatch/contract';
+import { type BulkStatusBody, type BulkStatusResponse, monitoringEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const updateItemsStatus = (body: BulkStatusBody): Promise<BulkStatusResponse> =>
-  api.post<BulkStatusResponse>(API.monitoringItemsBulkStatus, body);
+  callEndpoint(monitoringEndpoints.bulkStatus, { body });
 
 export const useUpdateItemsStatus = (config?: MutationConfig<typeof updateItemsStatus>) => {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-import { API, itemsResponseSchema } from '@pledgewatch/contract';
+import { itemsResponseSchema, monitoringEndpoints } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { meQueryOptions } from '@/lib/auth';
@@ -43,7 +43,7 @@ const render = async (role: 'analyst' | 'viewer', url = paths.monitoringItems.ge
   const api = stubApi([
     meAnswer(role),
     {
-      path: API.monitoringItems,
+      path: monitoringEndpoints.items.path,
       schema: itemsResponseSchema,
       body: { items: [item], total: 1, totalIsEstimate: false },
     },
@@ -77,7 +77,7 @@ describe('monitoring items route', () => {
 
   it('asks the server for the page and search in the URL', async () => {
     const { api } = await render('analyst', `${paths.monitoringItems.getHref()}?search=XTA&page=2`);
-    const asked = api.requested.find((url) => url.startsWith(API.monitoringItems));
+    const asked = api.requested.find((url) => url.startsWith(monitoringEndpoints.items.path));
     expect(asked).toContain('search=XTA');
     expect(asked).toContain('page=2');
   });

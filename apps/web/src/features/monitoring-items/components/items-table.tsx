@@ -1,19 +1,15 @@
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem } from '@pledgewatch/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { CardSortField } from '@/components/ui/card-sort-field';
 import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/monitoring-items/texts';
@@ -222,26 +218,16 @@ export function ItemsTable({
             spacing={1}
             sx={{ alignItems: 'center', flexWrap: 'wrap', pt: 1.5, pb: 1 }}
           >
-            <TextField
-              select
-              size="small"
+            <CardSortField
               label={t.sortBy}
+              options={sortOptions}
               value={view.sort}
-              sx={{ flex: 1, minWidth: 180 }}
-              onChange={(event) => onSort(event.target.value as ItemSortField)}
-            >
-              {sortOptions.map(([field, label]) => (
-                <MenuItem key={field} value={field}>
-                  {label}
-                </MenuItem>
-              ))}
-            </TextField>
-            <IconButton
-              aria-label={view.order === 'asc' ? t.sortAscending : t.sortDescending}
-              onClick={() => onSort(view.sort)}
-            >
-              {view.order === 'asc' ? <ArrowUpwardIcon /> : <ArrowDownwardIcon />}
-            </IconButton>
+              order={view.order}
+              ascendingLabel={t.sortAscending}
+              descendingLabel={t.sortDescending}
+              onField={onSort}
+              onFlip={() => onSort(view.sort)}
+            />
             {canWrite && pageIds.length > 0 && (
               <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0, flexShrink: 0 }} />
             )}

@@ -1,11 +1,11 @@
-import { type AddItemsResponse, API, type FormDocBody } from '@pledgewatch/contract';
+import { type AddItemsResponse, type FormDocBody, monitoringEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const addDocumentItems = (body: FormDocBody): Promise<AddItemsResponse> =>
-  api.post<AddItemsResponse>(API.monitoringFormDoc, body);
+  callEndpoint(monitoringEndpoints.addDocuments, { body });
 
 export const useAddDocumentItems = (config?: MutationConfig<typeof addDocumentItems>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
-import { type AddItemsResponse, API, type FormVinBody } from '@pledgewatch/contract';
+import { type AddItemsResponse, type FormVinBody, monitoringEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const addVinItems = (body: FormVinBody): Promise<AddItemsResponse> =>
-  api.post<AddItemsResponse>(API.monitoringFormVin, body);
+  callEndpoint(monitoringEndpoints.addVins, { body });
 
 export const useAddVinItems = (config?: MutationConfig<typeof addVinItems>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
-import { API, type UploadDetail } from '@pledgewatch/contract';
+import { type Upload, uploadEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
-export const cancelUpload = (id: string): Promise<UploadDetail> =>
-  api.post<UploadDetail>(API.uploadCancel(id));
+export const cancelUpload = (id: string): Promise<Upload> =>
+  callEndpoint(uploadEndpoints.cancel, { params: { id } });
 
 export const useCancelUpload = (config?: MutationConfig<typeof cancelUpload>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
-import { API, type UploadDetail } from '@pledgewatch/contract';
+import { type Upload, uploadEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
-export const confirmUpload = (id: string): Promise<UploadDetail> =>
-  api.post<UploadDetail>(API.uploadConfirm(id));
+export const confirmUpload = (id: string): Promise<Upload> =>
+  callEndpoint(uploadEndpoints.confirm, { params: { id } });
 
 export const useConfirmUpload = (config?: MutationConfig<typeof confirmUpload>) => {
   const queryClient = useQueryClient();

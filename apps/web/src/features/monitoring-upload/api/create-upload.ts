@@ -1,6 +1,6 @@
-import { API, type UploadDetail } from '@pledgewatch/contract';
+import { type Upload, uploadEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -12,11 +12,12 @@ export type CreateUploadInput = {
 };
 
 /** Sends the file as multipart form data (field `file`); the server answers with the new upload. */
-export const createUpload = ({ file, onProgress, signal }: CreateUploadInput): Promise<UploadDetail> => {
+export const createUpload = ({ file, onProgress, signal }: CreateUploadInput): Promise<Upload> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  return api.upload<UploadDetail>(API.uploads, form, {
-    query: { kind: 'items', autoConfirm: 'false' },
+  return callEndpoint(uploadEndpoints.create, {
+    body: form,
+    query: { kind: 'items', autoConfirm: false },
     signal,
     onProgress: (loaded, total) => onProgress?.(total > 0 ? Math.round((loaded / total) * 100) : 0),
   });

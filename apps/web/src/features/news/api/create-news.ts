@@ -1,10 +1,11 @@
-import { API, type CreateNewsBody, type NewsItem } from '@pledgewatch/contract';
+import { type CreateNewsBody, type NewsItem, newsEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
-export const createNews = (body: CreateNewsBody): Promise<NewsItem> => api.post<NewsItem>(API.news, body);
+export const createNews = (body: CreateNewsBody): Promise<NewsItem> =>
+  callEndpoint(newsEndpoints.create, { body });
 
 export const useCreateNews = (config?: MutationConfig<typeof createNews>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
-import { API, type MessageResponse } from '@pledgewatch/contract';
+import { type MessageResponse, newsEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const deleteNews = (id: string): Promise<MessageResponse> =>
-  api.delete<MessageResponse>(API.newsItem(id));
+  callEndpoint(newsEndpoints.delete, { params: { id } });
 
 export const useDeleteNews = (config?: MutationConfig<typeof deleteNews>) => {
   const queryClient = useQueryClient();

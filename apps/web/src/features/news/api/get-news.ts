@@ -1,11 +1,12 @@
-import { API, type NewsPage } from '@pledgewatch/contract';
+import { type EndpointQuery, type NewsPage, newsEndpoints, type WithRequired } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type NewsListQuery = { page: number; pageSize: number };
+export type NewsListQuery = WithRequired<EndpointQuery<typeof newsEndpoints.list>, 'page' | 'pageSize'>;
 
-export const getNews = (query: NewsListQuery): Promise<NewsPage> => api.get<NewsPage>(API.news, { query });
+export const getNews = (query: NewsListQuery): Promise<NewsPage> =>
+  callEndpoint(newsEndpoints.list, { query });
 
 export const newsQueryOptions = (query: NewsListQuery) =>
   queryOptions({

@@ -1,12 +1,12 @@
-import { API, type NewsUnreadCountResponse } from '@pledgewatch/contract';
+import { type NewsUnreadCountResponse, newsEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 const UNREAD_REFRESH_MS = 5 * 60_000;
 
 export const getUnreadNewsCount = (): Promise<NewsUnreadCountResponse> =>
-  api.get<NewsUnreadCountResponse>(API.newsUnreadCount);
+  callEndpoint(newsEndpoints.unreadCount);
 
 export const unreadNewsCountQueryOptions = () =>
   queryOptions({

@@ -1,12 +1,12 @@
-import { API, type MarkNewsReadBody, type MarkNewsReadResponse } from '@pledgewatch/contract';
+import { type MarkNewsReadBody, type MarkNewsReadResponse, newsEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 import { unreadNewsCountQueryOptions } from './get-unread-news-count';
 
 export const markNewsRead = (body: MarkNewsReadBody): Promise<MarkNewsReadResponse> =>
-  api.post<MarkNewsReadResponse>(API.newsRead, body);
+  callEndpoint(newsEndpoints.markRead, { body });
 
 export const useMarkNewsRead = (config?: MutationConfig<typeof markNewsRead>) => {
   const queryClient = useQueryClient();

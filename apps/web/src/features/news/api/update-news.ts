@@ -1,13 +1,13 @@
-import { API, type NewsItem, type UpdateNewsBody } from '@pledgewatch/contract';
+import { type NewsItem, newsEndpoints, type UpdateNewsBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UpdateNewsInput = { id: string; data: UpdateNewsBody };
 
 export const updateNews = ({ id, data }: UpdateNewsInput): Promise<NewsItem> =>
-  api.patch<NewsItem>(API.newsItem(id), data);
+  callEndpoint(newsEndpoints.update, { params: { id }, body: data });
 
 export const useUpdateNews = (config?: MutationConfig<typeof updateNews>) => {
   const queryClient = useQueryClient();

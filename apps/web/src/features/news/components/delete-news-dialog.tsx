@@ -1,17 +1,13 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import type { NewsItem } from '@pledgewatch/contract';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { texts } from '@/features/news/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteNews } from '../api/delete-news';
 
 const t = texts.news;
 
+/** Deleting a news item cannot be undone: the shared confirmation asks first. */
 export function DeleteNewsDialog({ news, onClose }: { news: NewsItem | null; onClose: () => void }) {
   const remove = useDeleteNews({
     onSuccess: () => {
@@ -22,28 +18,15 @@ export function DeleteNewsDialog({ news, onClose }: { news: NewsItem | null; onC
   });
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={news !== null}
+      title={t.deleteTitle}
+      message={news ? t.deleteText(news.title) : ''}
+      confirmLabel={t.delete}
+      danger
+      pending={remove.isPending}
+      onConfirm={() => news && remove.mutate(news.id)}
       onClose={onClose}
-      aria-labelledby="delete-news-title"
-      maxWidth="xs"
-      fullWidth
-    >
-      <DialogTitle id="delete-news-title">{t.deleteTitle}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{news ? t.deleteText(news.title) : ''}</DialogContentText>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose}>{texts.common.cancel}</Button>
-        <Button
-          color="error"
-          variant="contained"
-          loading={remove.isPending}
-          onClick={() => news && remove.mutate(news.id)}
-        >
-          {t.delete}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    />
   );
 }

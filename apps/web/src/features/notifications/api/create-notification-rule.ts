@@ -1,11 +1,15 @@
-import { API, type CreateNotificationRuleBody, type NotificationRule } from '@pledgewatch/contract';
+import {
+  type CreateNotificationRuleBody,
+  type NotificationRule,
+  notificationEndpoints,
+} from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createNotificationRule = (body: CreateNotificationRuleBody): Promise<NotificationRule> =>
-  api.post<NotificationRule>(API.notificationSettings, body);
+  callEndpoint(notificationEndpoints.createRule, { body });
 
 export const useCreateNotificationRule = (config?: MutationConfig<typeof createNotificationRule>) => {
   const queryClient = useQueryClient();

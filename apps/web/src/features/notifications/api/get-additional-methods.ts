@@ -1,10 +1,10 @@
-import { type AdditionalMethodsResponse, API } from '@pledgewatch/contract';
+import { type AdditionalMethodsResponse, notificationEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getAdditionalMethods = (): Promise<AdditionalMethodsResponse> =>
-  api.get<AdditionalMethodsResponse>(API.notificationMethodsAdditional);
+  callEndpoint(notificationEndpoints.additionalMethods);
 
 export const additionalMethodsQueryOptions = () =>
   queryOptions({

@@ -1,16 +1,24 @@
-import { API, type DeliveriesResponse, type DeliveryStatus } from '@pledgewatch/contract';
+import {
+  type DeliveriesResponse,
+  type DeliveryStatus,
+  type EndpointQuery,
+  notificationEndpoints,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The contract's query schema coerces strings, so its input type is too loose for the client. */
-export type DeliveriesQuery = { page: number; pageSize: number; status?: DeliveryStatus; ruleId?: string };
+export type DeliveriesQuery = WithRequired<
+  EndpointQuery<typeof notificationEndpoints.deliveries>,
+  'page' | 'pageSize'
+>;
 
 const UNFINISHED: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
 const POLL_MS = 4000;
 
 export const getDeliveries = (query: DeliveriesQuery): Promise<DeliveriesResponse> =>
-  api.get<DeliveriesResponse>(API.notificationDeliveries, { query });
+  callEndpoint(notificationEndpoints.deliveries, { query });
 
 export const deliveriesQueryOptions = (query: DeliveriesQuery) =>
   queryOptions({

@@ -1,10 +1,10 @@
-import { API, type NotificationRulesResponse } from '@pledgewatch/contract';
+import { type NotificationRulesResponse, notificationEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getNotificationRules = (): Promise<NotificationRulesResponse> =>
-  api.get<NotificationRulesResponse>(API.notificationSettings);
+  callEndpoint(notificationEndpoints.rules);
 
 export const notificationRulesQueryOptions = () =>
   queryOptions({

@@ -1,11 +1,11 @@
-import { API, type TestNotificationResponse } from '@pledgewatch/contract';
+import { notificationEndpoints, type TestNotificationResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const sendTestNotification = (ruleId: string): Promise<TestNotificationResponse> =>
-  api.post<TestNotificationResponse>(API.notificationTest(ruleId));
+  callEndpoint(notificationEndpoints.testRule, { params: { id: ruleId } });
 
 export const useSendTestNotification = (config?: MutationConfig<typeof sendTestNotification>) => {
   const queryClient = useQueryClient();

@@ -44,6 +44,9 @@ function describeEvent(delivery: Delivery): string {
   if (delivery.kind === 'digest') {
     return t.digest(delivery.eventCount);
   }
+  if (delivery.kind === 'source') {
+    return delivery.alert ?? t.sourceAlert;
+  }
   if (!delivery.event) {
     return t.deletedEvent;
   }

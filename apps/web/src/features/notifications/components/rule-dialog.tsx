@@ -24,6 +24,8 @@ import {
   NOTIFICATION_METHODS,
   NOTIFICATION_MODE_LABELS,
   NOTIFICATION_MODES,
+  NOTIFICATION_SUBJECT_LABELS,
+  NOTIFICATION_SUBJECTS,
   type NotificationRule,
   notificationRuleFormSchema,
   SEVERITIES,
@@ -39,6 +41,7 @@ import { useCreateNotificationRule } from '../api/create-notification-rule';
 import { useAdditionalMethods } from '../api/get-additional-methods';
 import { useUpdateNotificationRule } from '../api/update-notification-rule';
 import { emptyRuleForm, formToBody, type RuleFormValues, ruleToForm } from '../rule-form';
+import { SourceAlertFields } from './source-alert-fields';
 
 const t = texts.notifications.form;
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
@@ -57,6 +60,10 @@ const SERVER_FIELDS: Path<RuleFormValues>[] = [
   'config.chatId',
   'mode',
   'digestHour',
+  'subject',
+  'sourceType',
+  'failureThreshold',
+  'staleHours',
 ];
 
 type RuleDialogProps = {
@@ -94,6 +101,7 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
   });
   const method = useWatch({ control, name: 'method' });
   const mode = useWatch({ control, name: 'mode' });
+  const subject = useWatch({ control, name: 'subject' });
   const recipients = useWatch({ control, name: 'recipients' });
   const methodInfo = methods.data?.items.find((item) => item.method === method);
   const pending = create.isPending || update.isPending;
@@ -162,79 +170,113 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
               />
             </Stack>
 
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <Controller
-                control={control}
-                name="eventTypes"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    fullWidth
-                    label={t.eventTypes}
-                    value={field.value}
-                    onChange={(event) => field.onChange(event.target.value as unknown as EventType[])}
-                    error={Boolean(errors.eventTypes)}
-                    helperText={errors.eventTypes?.message ?? t.eventTypesHint}
-                    slotProps={{
-                      select: {
-                        multiple: true,
-                        renderValue: (selected) => (
-                          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-                            {(selected as EventType[]).map((type) => (
-                              <Chip key={type} size="small" label={EVENT_TYPES[type].label} />
-                            ))}
-                          </Stack>
-                        ),
-                      },
-                    }}
-                  >
-                    {EVENT_TYPE_CODES.map((type) => (
-                      <MenuItem key={type} value={type}>
-                        {EVENT_TYPES[type].label}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-              <Controller
-                control={control}
-                name="minSeverity"
-                render={({ field }) => (
-                  <TextField {...field} select label={t.minSeverity} sx={{ minWidth: 220 }}>
-                    {SEVERITY_CODES.map((severity) => (
-                      <MenuItem key={severity} value={severity}>
-                        {SEVERITIES[severity].label}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            </Stack>
+            <Controller
+              control={control}
+              name="subject"
+              render={({ field }) => (
+                <TextField
+                  {...field}
+                  select
+                  label={t.subject}
+                  helperText={t.subjectHints[subject]}
+                  onChange={(event) => {
+                    field.onChange(event.target.value);
+                    // Source alerts go out at once; keep the digest choice valid for them.
+                    if (event.target.value !== 'events') {
+                      setValue('mode', 'instant', { shouldValidate: true });
+                    }
+                  }}
+                >
+                  {NOTIFICATION_SUBJECTS.map((item) => (
+                    <MenuItem key={item} value={item}>
+                      {NOTIFICATION_SUBJECT_LABELS[item]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
 
-            <div>
-              <Typography variant="subtitle2" component="h3">
-                {t.itemsHeading}
-              </Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-                {t.itemsHint}
-              </Typography>
+            {subject !== 'events' && (
+              <SourceAlertFields control={control} subject={subject} errors={errors} />
+            )}
+
+            {subject === 'events' && (
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  {...register('itemFilter.label')}
-                  label={t.itemLabel}
-                  fullWidth
-                  error={Boolean(errors.itemFilter?.label)}
-                  helperText={errors.itemFilter?.label?.message}
+                <Controller
+                  control={control}
+                  name="eventTypes"
+                  render={({ field }) => (
+                    <TextField
+                      select
+                      fullWidth
+                      label={t.eventTypes}
+                      value={field.value}
+                      onChange={(event) => field.onChange(event.target.value as unknown as EventType[])}
+                      error={Boolean(errors.eventTypes)}
+                      helperText={errors.eventTypes?.message ?? t.eventTypesHint}
+                      slotProps={{
+                        select: {
+                          multiple: true,
+                          renderValue: (selected) => (
+                            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+                              {(selected as EventType[]).map((type) => (
+                                <Chip key={type} size="small" label={EVENT_TYPES[type].label} />
+                              ))}
+                            </Stack>
+                          ),
+                        },
+                      }}
+                    >
+                      {EVENT_TYPE_CODES.map((type) => (
+                        <MenuItem key={type} value={type}>
+                          {EVENT_TYPES[type].label}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
                 />
-                <TextField
-                  {...register('itemFilter.contractNumber')}
-                  label={t.itemContract}
-                  fullWidth
-                  error={Boolean(errors.itemFilter?.contractNumber)}
-                  helperText={errors.itemFilter?.contractNumber?.message}
+                <Controller
+                  control={control}
+                  name="minSeverity"
+                  render={({ field }) => (
+                    <TextField {...field} select label={t.minSeverity} sx={{ minWidth: 220 }}>
+                      {SEVERITY_CODES.map((severity) => (
+                        <MenuItem key={severity} value={severity}>
+                          {SEVERITIES[severity].label}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
                 />
               </Stack>
-            </div>
+            )}
+
+            {subject === 'events' && (
+              <div>
+                <Typography variant="subtitle2" component="h3">
+                  {t.itemsHeading}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+                  {t.itemsHint}
+                </Typography>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <TextField
+                    {...register('itemFilter.label')}
+                    label={t.itemLabel}
+                    fullWidth
+                    error={Boolean(errors.itemFilter?.label)}
+                    helperText={errors.itemFilter?.label?.message}
+                  />
+                  <TextField
+                    {...register('itemFilter.contractNumber')}
+                    label={t.itemContract}
+                    fullWidth
+                    error={Boolean(errors.itemFilter?.contractNumber)}
+                    helperText={errors.itemFilter?.contractNumber?.message}
+                  />
+                </Stack>
+              </div>
+            )}
 
             <div>
               <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
@@ -338,49 +380,56 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
               </Stack>
             </div>
 
-            <div>
-              <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
-                {t.modeHeading}
+            {subject !== 'events' && (
+              <Typography variant="body2" color="text.secondary">
+                {t.sourceModeHint}
               </Typography>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <Controller
-                  control={control}
-                  name="mode"
-                  render={({ field }) => (
-                    <TextField {...field} select label={t.mode} fullWidth helperText={t.modeHints[mode]}>
-                      {NOTIFICATION_MODES.map((item) => (
-                        <MenuItem key={item} value={item}>
-                          {NOTIFICATION_MODE_LABELS[item]}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-                {mode === 'daily' && (
+            )}
+            {subject === 'events' && (
+              <div>
+                <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
+                  {t.modeHeading}
+                </Typography>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
                   <Controller
                     control={control}
-                    name="digestHour"
+                    name="mode"
                     render={({ field }) => (
-                      <TextField
-                        select
-                        label={t.digestHour}
-                        value={field.value}
-                        onChange={(event) => field.onChange(Number(event.target.value))}
-                        sx={{ minWidth: 240 }}
-                        error={Boolean(errors.digestHour)}
-                        helperText={errors.digestHour?.message}
-                      >
-                        {HOURS.map((hour) => (
-                          <MenuItem key={hour} value={hour}>
-                            {t.hour(hour)}
+                      <TextField {...field} select label={t.mode} fullWidth helperText={t.modeHints[mode]}>
+                        {NOTIFICATION_MODES.map((item) => (
+                          <MenuItem key={item} value={item}>
+                            {NOTIFICATION_MODE_LABELS[item]}
                           </MenuItem>
                         ))}
                       </TextField>
                     )}
                   />
-                )}
-              </Stack>
-            </div>
+                  {mode === 'daily' && (
+                    <Controller
+                      control={control}
+                      name="digestHour"
+                      render={({ field }) => (
+                        <TextField
+                          select
+                          label={t.digestHour}
+                          value={field.value}
+                          onChange={(event) => field.onChange(Number(event.target.value))}
+                          sx={{ minWidth: 240 }}
+                          error={Boolean(errors.digestHour)}
+                          helperText={errors.digestHour?.message}
+                        >
+                          {HOURS.map((hour) => (
+                            <MenuItem key={hour} value={hour}>
+                              {t.hour(hour)}
+                            </MenuItem>
+                          ))}
+                        </TextField>
+                      )}
+                    />
+                  )}
+                </Stack>
+              </div>
+            )}
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -18,6 +18,7 @@ import Typography from '@mui/material/Typography';
 import {
   NOTIFICATION_METHOD_LABELS,
   NOTIFICATION_MODE_LABELS,
+  NOTIFICATION_SUBJECT_LABELS,
   type NotificationRule,
 } from '@pledgewatch/contract';
 import { useState } from 'react';
@@ -104,7 +105,9 @@ export function RulesTable({ canManage }: { canManage: boolean }) {
                 <TableCell sx={{ minWidth: 180 }}>
                   <Typography variant="body2">{describeEvents(rule)}</Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {describeSeverity(rule)}; {describeItems(rule).toLowerCase()}
+                    {rule.subject === 'events'
+                      ? `${describeSeverity(rule)}; ${describeItems(rule).toLowerCase()}`
+                      : NOTIFICATION_SUBJECT_LABELS[rule.subject]}
                   </Typography>
                 </TableCell>
                 <TableCell>

@@ -1,13 +1,13 @@
-import { API, type OneTimeCheck, type OneTimeCheckBody } from '@pledgewatch/contract';
+import { checkEndpoints, type OneTimeCheck, type OneTimeCheckBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 import { oneTimeCheckQueryOptions } from './get-one-time-check';
 
 /** Runs every source that answers the identifier's kind, now; the answer already holds the findings. */
 export const createOneTimeCheck = (body: OneTimeCheckBody): Promise<OneTimeCheck> =>
-  api.post<OneTimeCheck>(API.oneTimeCheck, body);
+  callEndpoint(checkEndpoints.oneTimeCheck, { body });
 
 export const useCreateOneTimeCheck = (config?: MutationConfig<typeof createOneTimeCheck>) => {
   const queryClient = useQueryClient();

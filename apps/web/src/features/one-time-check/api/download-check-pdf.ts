@@ -1,13 +1,13 @@
-import { API } from '@pledgewatch/contract';
+import { checkEndpoints } from '@pledgewatch/contract';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type DownloadCheckPdfInput = { id: string; fileName: string };
 
 /** Fetches the PDF with the bearer token and hands it to the browser as a file download. */
 export async function downloadCheckPdf({ id, fileName }: DownloadCheckPdfInput): Promise<void> {
-  const blob = await api.get<Blob>(API.oneTimeCheckPdf(id), { responseType: 'blob' });
+  const blob = await callEndpoint(checkEndpoints.oneTimeCheckPdf, { params: { id } });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,11 +1,11 @@
-import { API, type OneTimeCheckDocument } from '@pledgewatch/contract';
+import { checkEndpoints, type OneTimeCheckDocument } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The seed's call is a POST, but it only reads: it is cached like any query. */
 export const getCheckDocument = (id: string): Promise<OneTimeCheckDocument> =>
-  api.post<OneTimeCheckDocument>(API.oneTimeCheckDocumentData, { id });
+  callEndpoint(checkEndpoints.oneTimeCheckDocument, { body: { id } });
 
 export const checkDocumentQueryOptions = (id: string) =>
   queryOptions({

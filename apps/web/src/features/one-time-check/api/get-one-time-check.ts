@@ -1,10 +1,10 @@
-import { API, type OneTimeCheck } from '@pledgewatch/contract';
+import { checkEndpoints, type OneTimeCheck } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getOneTimeCheck = (id: string): Promise<OneTimeCheck> =>
-  api.get<OneTimeCheck>(API.oneTimeCheckById(id));
+  callEndpoint(checkEndpoints.oneTimeCheckById, { params: { id } });
 
 export const oneTimeCheckQueryOptions = (id: string) =>
   queryOptions({

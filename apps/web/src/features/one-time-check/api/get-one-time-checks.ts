@@ -1,15 +1,22 @@
-import { API, type ItemKind, type OneTimeCheckSummary } from '@pledgewatch/contract';
+import {
+  checkEndpoints,
+  type EndpointQuery,
+  type EndpointResponse,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The contract's query schema coerces strings, so its input type is too loose for the client. */
-export type OneTimeChecksQuery = { page: number; pageSize: number; search?: string; kind?: ItemKind };
+export type OneTimeChecksQuery = WithRequired<
+  EndpointQuery<typeof checkEndpoints.oneTimeChecks>,
+  'page' | 'pageSize'
+>;
 
-export type OneTimeChecksPage = { items: OneTimeCheckSummary[]; total: number };
+export type OneTimeChecksPage = EndpointResponse<typeof checkEndpoints.oneTimeChecks>;
 
 export const getOneTimeChecks = (query: OneTimeChecksQuery): Promise<OneTimeChecksPage> =>
-  api.get<OneTimeChecksPage>(API.oneTimeChecks, { query });
+  callEndpoint(checkEndpoints.oneTimeChecks, { query });
 
 export const oneTimeChecksQueryOptions = (query: OneTimeChecksQuery) =>
   queryOptions({

@@ -1,13 +1,18 @@
-import { API, type OutboxMail } from '@pledgewatch/contract';
+import {
+  type EndpointQuery,
+  type EndpointResponse,
+  platformEndpoints,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type OutboxQuery = { page: number; pageSize: number; to?: string };
-export type OutboxPage = { items: OutboxMail[]; total: number };
+export type OutboxQuery = WithRequired<EndpointQuery<typeof platformEndpoints.outbox>, 'page' | 'pageSize'>;
+export type OutboxPage = EndpointResponse<typeof platformEndpoints.outbox>;
 
 export const getOutbox = (query: OutboxQuery): Promise<OutboxPage> =>
-  api.get<OutboxPage>(API.outbox, { query });
+  callEndpoint(platformEndpoints.outbox, { query });
 
 export const outboxQueryOptions = (query: OutboxQuery) =>
   queryOptions({

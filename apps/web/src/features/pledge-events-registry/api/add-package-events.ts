@@ -1,6 +1,6 @@
-import { API, type PledgePackageDetail } from '@pledgewatch/contract';
+import { type PledgePackageDetail, pledgeEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -11,7 +11,7 @@ export const addPackageEvents = ({
   packageId: string;
   eventIds: string[];
 }): Promise<PledgePackageDetail> =>
-  api.post<PledgePackageDetail>(API.pledgePackageEvents(packageId), { eventIds });
+  callEndpoint(pledgeEndpoints.addPackageEvents, { params: { id: packageId }, body: { eventIds } });
 
 export const useAddPackageEvents = (config?: MutationConfig<typeof addPackageEvents>) => {
   const queryClient = useQueryClient();

@@ -1,11 +1,15 @@
-import { API, type CreatePledgePackageBody, type PledgePackageDetail } from '@pledgewatch/contract';
+import {
+  type CreatePledgePackageBody,
+  type PledgePackageDetail,
+  pledgeEndpoints,
+} from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createPledgePackage = (body: CreatePledgePackageBody): Promise<PledgePackageDetail> =>
-  api.post<PledgePackageDetail>(API.pledgePackages, body);
+  callEndpoint(pledgeEndpoints.createPackage, { body });
 
 export const useCreatePledgePackage = (config?: MutationConfig<typeof createPledgePackage>) => {
   const queryClient = useQueryClient();

@@ -1,10 +1,10 @@
-import { API, type PledgeEventDetail } from '@pledgewatch/contract';
+import { type PledgeEventDetail, pledgeEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getPledgeEvent = (id: string): Promise<PledgeEventDetail> =>
-  api.get<PledgeEventDetail>(API.pledgeEvent(id));
+  callEndpoint(pledgeEndpoints.event, { params: { id } });
 
 export const pledgeEventQueryOptions = (id: string) =>
   queryOptions({ queryKey: queryKeys.pledges.event(id), queryFn: () => getPledgeEvent(id) });

@@ -1,25 +1,12 @@
-import { API, type PledgeEventsResponse } from '@pledgewatch/contract';
+import { type EndpointQuery, type PledgeEventsResponse, pledgeEndpoints } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type PledgeEventsFilter = {
-  page: number;
-  pageSize: number;
-  kind?: string;
-  status?: string;
-  from?: string;
-  to?: string;
-  vin?: string;
-  pledgor?: string;
-  registrationNumber?: string;
-  lapsing?: boolean;
-};
+export type PledgeEventsFilter = EndpointQuery<typeof pledgeEndpoints.events>;
 
 export const getPledgeEvents = (query: PledgeEventsFilter): Promise<PledgeEventsResponse> =>
-  api.get<PledgeEventsResponse>(API.pledgeEvents, {
-    query: { ...query, lapsing: query.lapsing || undefined },
-  });
+  callEndpoint(pledgeEndpoints.events, { query: { ...query, lapsing: query.lapsing || undefined } });
 
 export const pledgeEventsQueryOptions = (query: PledgeEventsFilter) =>
   queryOptions({ queryKey: queryKeys.pledges.events(query), queryFn: () => getPledgeEvents(query) });

@@ -1,12 +1,12 @@
-import { API, type PledgePackagesResponse } from '@pledgewatch/contract';
+import { type EndpointQuery, type PledgePackagesResponse, pledgeEndpoints } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type PledgePackagesFilter = { page: number; pageSize: number; status?: string };
+export type PledgePackagesFilter = EndpointQuery<typeof pledgeEndpoints.packages>;
 
 export const getPledgePackages = (query: PledgePackagesFilter): Promise<PledgePackagesResponse> =>
-  api.get<PledgePackagesResponse>(API.pledgePackages, { query });
+  callEndpoint(pledgeEndpoints.packages, { query });
 
 export const pledgePackagesQueryOptions = (query: PledgePackagesFilter) =>
   queryOptions({ queryKey: queryKeys.pledges.packages(query), queryFn: () => getPledgePackages(query) });

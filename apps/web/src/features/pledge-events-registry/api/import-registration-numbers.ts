@@ -1,6 +1,6 @@
-import { API, type RegistrationNumbersResponse } from '@pledgewatch/contract';
+import { pledgeEndpoints, type RegistrationNumbersResponse } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -14,7 +14,7 @@ export const importRegistrationNumbers = ({
 }): Promise<RegistrationNumbersResponse> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  return api.upload<RegistrationNumbersResponse>(API.pledgePackageNumbersFile(packageId), form);
+  return callEndpoint(pledgeEndpoints.importRegistrationNumbers, { params: { id: packageId }, body: form });
 };
 
 export const useImportRegistrationNumbers = (config?: MutationConfig<typeof importRegistrationNumbers>) => {

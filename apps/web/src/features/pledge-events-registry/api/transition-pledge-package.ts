@@ -1,6 +1,6 @@
-import { API, type PackageAction, type PledgePackageDetail } from '@pledgewatch/contract';
+import { type PackageAction, type PledgePackageDetail, pledgeEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -13,7 +13,7 @@ export const transitionPledgePackage = ({
   action: PackageAction;
   comment?: string;
 }): Promise<PledgePackageDetail> =>
-  api.post<PledgePackageDetail>(API.pledgePackageTransition(packageId), { action, comment });
+  callEndpoint(pledgeEndpoints.transitionPackage, { params: { id: packageId }, body: { action, comment } });
 
 export const useTransitionPledgePackage = (config?: MutationConfig<typeof transitionPledgePackage>) => {
   const queryClient = useQueryClient();

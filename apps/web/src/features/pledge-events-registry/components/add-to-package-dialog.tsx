@@ -22,7 +22,7 @@ export function AddToPackageDialog({
   eventIds: string[];
   onClose: (done: boolean) => void;
 }) {
-  const drafts = usePledgePackages({ page: 1, pageSize: 100, status: 'draft' });
+  const drafts = usePledgePackages({ page: 1, pageSize: 100, status: ['draft'] });
   const [packageId, setPackageId] = useState('');
   const add = useAddPackageEvents({
     onSuccess: (updated) => {

@@ -1,3 +1,4 @@
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -5,16 +6,21 @@ import Drawer from '@mui/material/Drawer';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { texts } from '@/features/pledge-events-registry/texts';
+import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { usePledgeEvent } from '../api/get-pledge-event';
-
+import { CorrectEventDialog } from './correct-event-dialog';
 import { partyLines, ruDate, vehicleText } from './pledge-event-format';
 
 const t = texts.pledgeEventsRegistry;
 
 export function EventDrawer({ eventId, onClose }: { eventId: string | null; onClose: () => void }) {
   const detail = usePledgeEvent(eventId);
+  const user = useUser();
+  const canWrite = user !== undefined && user.role !== 'viewer';
+  const [correcting, setCorrecting] = useState(false);
   const data = detail.data;
   return (
     <Drawer
@@ -42,6 +48,25 @@ export function EventDrawer({ eventId, onClose }: { eventId: string | null; onCl
               </Typography>
             </div>
             {data.lapse && <Alert severity="warning">{t.table.lapse(data.lapse.daysLeft)}</Alert>}
+            {data.status === 'rejected' && (
+              <Alert severity="error" data-testid="rejection-alert">
+                {t.detail.rejectedAlert(
+                  data.lastRejection?.packageNumber ?? null,
+                  data.lastRejection?.reason ?? null,
+                )}
+              </Alert>
+            )}
+            {data.canCorrect && canWrite && (
+              <Box>
+                <Button
+                  variant="outlined"
+                  startIcon={<EditOutlinedIcon />}
+                  onClick={() => setCorrecting(true)}
+                >
+                  {t.detail.correct}
+                </Button>
+              </Box>
+            )}
             <Section title={t.detail.pledgor} lines={partyLines(data.pledgor)} />
             <Section title={t.detail.pledgee} lines={partyLines(data.pledgee)} />
             <Section
@@ -77,9 +102,28 @@ export function EventDrawer({ eventId, onClose }: { eventId: string | null; onCl
                     )
               }
             />
+            {data.rejections.length > 0 && (
+              <Section
+                title={t.detail.rejections}
+                lines={data.rejections.map((r) =>
+                  t.detail.rejectionLine(
+                    formatDateTime(r.rejectedAt),
+                    r.packageNumber,
+                    r.reason,
+                    r.rejectedBy?.fullName ?? null,
+                  ),
+                )}
+              />
+            )}
+            {data.correctedAt && (
+              <Typography variant="body2" color="text.secondary">
+                {t.detail.corrected(formatDateTime(data.correctedAt))}
+              </Typography>
+            )}
             <Box>
               <Button onClick={onClose}>{texts.common.close}</Button>
             </Box>
+            {correcting && <CorrectEventDialog event={data} onClose={() => setCorrecting(false)} />}
           </Stack>
         )}
       </Box>

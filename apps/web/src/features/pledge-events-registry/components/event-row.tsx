@@ -39,7 +39,7 @@ export function EventRow({
         <TableCell padding="checkbox" onClick={(e) => e.stopPropagation()}>
           <Checkbox
             checked={selected}
-            disabled={event.package !== null}
+            disabled={event.package !== null && event.status !== 'rejected'}
             onChange={onToggle}
             slotProps={{
               input: { 'aria-label': t.table.select(`${event.kindLabel} ${event.contract.number}`) },
@@ -97,6 +97,11 @@ export function EventRow({
           {event.package && (
             <Typography variant="caption" color="text.secondary">
               {event.package.name}
+            </Typography>
+          )}
+          {event.status === 'rejected' && event.lastRejection?.reason && (
+            <Typography variant="caption" color="error" data-testid="rejection-reason">
+              {t.detail.rejectionReason(event.lastRejection.reason)}
             </Typography>
           )}
         </Stack>

@@ -41,6 +41,10 @@ const t = texts.pledgeEventsRegistry;
 
 type Filters = Omit<PledgeEventsFilter, 'page' | 'pageSize'>;
 
+/** A single-choice filter as the query's list: the value when it is one of `values`, else no filter. */
+const oneOf = <T extends string>(values: readonly T[], value: string): T[] | undefined =>
+  values.includes(value as T) ? [value as T] : undefined;
+
 /** The organisation's pledge notifications: filtered and paged on the server, chosen into packages. */
 export default function EventsTablePage() {
   const user = useUser();
@@ -65,7 +69,8 @@ export default function EventsTablePage() {
     setPage(1);
   };
   const items = events.data?.items ?? [];
-  const free = items.filter((event) => event.package === null);
+  // Events in no package, or in one the registry rejected, may go into a new package.
+  const free = items.filter((event) => event.package === null || event.status === 'rejected');
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -88,8 +93,8 @@ export default function EventsTablePage() {
               size="small"
               fullWidth
               label={t.filters.kind}
-              value={filters.kind ?? ''}
-              onChange={(event) => set({ kind: event.target.value || undefined })}
+              value={filters.kind?.[0] ?? ''}
+              onChange={(event) => set({ kind: oneOf(PLEDGE_EVENT_KINDS, event.target.value) })}
             >
               <MenuItem value="">{t.filters.allKinds}</MenuItem>
               {PLEDGE_EVENT_KINDS.map((kind) => (
@@ -105,8 +110,8 @@ export default function EventsTablePage() {
               size="small"
               fullWidth
               label={t.filters.status}
-              value={filters.status ?? ''}
-              onChange={(event) => set({ status: event.target.value || undefined })}
+              value={filters.status?.[0] ?? ''}
+              onChange={(event) => set({ status: oneOf(EVENT_SUBMISSION_STATUSES, event.target.value) })}
             >
               <MenuItem value="">{t.filters.allStatuses}</MenuItem>
               {EVENT_SUBMISSION_STATUSES.map((status) => (

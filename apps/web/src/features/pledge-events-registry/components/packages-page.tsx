@@ -1,4 +1,5 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import ListAltIcon from '@mui/icons-material/ListAlt';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -14,28 +15,40 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import {
-  API,
   PACKAGE_EXPORT_FORMATS,
   type PackageAction,
   PLEDGE_EVENT_KIND_LABELS,
   type PledgeEventKind,
   type PledgePackage,
+  pledgeEndpoints,
 } from '@pledgewatch/contract';
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
-import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { endpointUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { usePledgePackages } from '../api/get-pledge-packages';
 import { useImportRegistrationNumbers } from '../api/import-registration-numbers';
 import { useTransitionPledgePackage } from '../api/transition-pledge-package';
+import { EventDrawer } from './event-drawer';
+import { PackageEventsDialog } from './package-events-dialog';
 
 const t = texts.pledgeEventsRegistry.packages;
 
 const PACKAGES_PAGE_SIZE = 20;
+
+type ConfirmedAction = 'approve' | 'return' | 'send' | 'register';
+
+const CONFIRM_LABELS: Record<ConfirmedAction, string> = {
+  approve: t.approve,
+  return: t.returnToDraft,
+  send: t.send,
+  register: t.register,
+};
 
 const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
   draft: 'info',
@@ -84,6 +97,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
   const transition = useTransitionPledgePackage({
     onSuccess: (updated) => {
       setRejecting(false);
+      setConfirming(null);
       toast.success(t.done(updated.statusLabel));
     },
     onError: (error) => toast.error(getErrorMessage(error)),
@@ -94,6 +108,10 @@ function PackageCard({ item }: { item: PledgePackage }) {
   });
   const act = (action: PackageAction, comment?: string) =>
     transition.mutate({ packageId: item.id, action, comment });
+  // Every move but the rejection (which has its own dialog) asks first: none can be taken back as is.
+  const [confirming, setConfirming] = useState<ConfirmedAction | null>(null);
+  const [showEvents, setShowEvents] = useState(false);
+  const [openEventId, setOpenEventId] = useState<string | null>(null);
   const kinds = Object.entries(item.kinds)
     .map(([kind, count]) => `${PLEDGE_EVENT_KIND_LABELS[kind as PledgeEventKind] ?? kind}: ${count}`)
     .join(' · ');
@@ -147,7 +165,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
                   size="small"
                   disabled={!item.canApprove}
                   loading={transition.isPending}
-                  onClick={() => act('approve')}
+                  onClick={() => setConfirming('approve')}
                   aria-describedby={item.approveBlockedReason ? `approve-blocked-${item.id}` : undefined}
                 >
                   {t.approve}
@@ -172,11 +190,11 @@ function PackageCard({ item }: { item: PledgePackage }) {
                 variant="contained"
                 size="small"
                 loading={transition.isPending}
-                onClick={() => act('send')}
+                onClick={() => setConfirming('send')}
               >
                 {t.send}
               </Button>
-              <Button size="small" disabled={transition.isPending} onClick={() => act('return')}>
+              <Button size="small" disabled={transition.isPending} onClick={() => setConfirming('return')}>
                 {t.returnToDraft}
               </Button>
             </>
@@ -188,7 +206,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
                 size="small"
                 color="success"
                 loading={transition.isPending}
-                onClick={() => act('register')}
+                onClick={() => setConfirming('register')}
               >
                 {t.register}
               </Button>
@@ -223,13 +241,24 @@ function PackageCard({ item }: { item: PledgePackage }) {
               />
             </>
           )}
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<ListAltIcon />}
+            onClick={() => setShowEvents(true)}
+          >
+            {t.openEvents}
+          </Button>
           {PACKAGE_EXPORT_FORMATS.map((format) => (
             <Button
               key={format}
               size="small"
               variant="outlined"
               startIcon={<FileDownloadOutlinedIcon />}
-              href={apiUrl(API.pledgePackageExport(item.id), { format })}
+              href={endpointUrl(pledgeEndpoints.exportPackage, {
+                params: { id: item.id },
+                query: { format },
+              })}
               download
             >
               {format === 'json' ? t.exportJson : t.exportXlsx}
@@ -237,6 +266,19 @@ function PackageCard({ item }: { item: PledgePackage }) {
           ))}
         </Stack>
       </Stack>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming ? t.confirm[confirming].title : ''}
+        message={confirming ? t.confirm[confirming].message : ''}
+        confirmLabel={confirming ? CONFIRM_LABELS[confirming] : ''}
+        pending={transition.isPending}
+        onConfirm={() => confirming && act(confirming)}
+        onClose={() => setConfirming(null)}
+      />
+      {showEvents && (
+        <PackageEventsDialog item={item} onClose={() => setShowEvents(false)} onOpenEvent={setOpenEventId} />
+      )}
+      <EventDrawer eventId={openEventId} onClose={() => setOpenEventId(null)} />
       <Dialog open={rejecting} onClose={() => setRejecting(false)} maxWidth="xs" fullWidth>
         <DialogTitle>{t.rejectTitle}</DialogTitle>
         <DialogContent>

@@ -1,11 +1,11 @@
-import { API, type CreatePledgeEventResponse, type PledgeEventData } from '@pledgewatch/contract';
+import { type CreatePledgeEventResponse, type PledgeEventData, pledgeEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export const createPledgeEvent = (event: PledgeEventData): Promise<CreatePledgeEventResponse> =>
-  api.post<CreatePledgeEventResponse>(API.pledgeEvents, event);
+  callEndpoint(pledgeEndpoints.createEvent, { body: event });
 
 export const useCreatePledgeEvent = (config?: MutationConfig<typeof createPledgeEvent>) => {
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
-import { API, type Upload } from '@pledgewatch/contract';
+import { type Upload, uploadEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -8,7 +8,7 @@ export type UploadDecision = { id: string; decision: 'confirm' | 'cancel' };
 
 /** Confirms (the import runs) or cancels a validated upload of pledge events. */
 export const decidePledgeUpload = ({ id, decision }: UploadDecision): Promise<Upload> =>
-  api.post<Upload>(decision === 'confirm' ? API.uploadConfirm(id) : API.uploadCancel(id));
+  callEndpoint(decision === 'confirm' ? uploadEndpoints.confirm : uploadEndpoints.cancel, { params: { id } });
 
 export const useDecidePledgeUpload = (config?: MutationConfig<typeof decidePledgeUpload>) => {
   const queryClient = useQueryClient();

@@ -1,10 +1,11 @@
-import { API, UPLOAD_FINAL_STATUSES, type UploadDetail } from '@pledgewatch/contract';
+import { UPLOAD_FINAL_STATUSES, type UploadDetail, uploadEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export const getPledgeUpload = (id: string): Promise<UploadDetail> => api.get<UploadDetail>(API.upload(id));
+export const getPledgeUpload = (id: string): Promise<UploadDetail> =>
+  callEndpoint(uploadEndpoints.detail, { params: { id } });
 
 const isMoving = (upload: UploadDetail | undefined) =>
   upload !== undefined && upload.status !== 'validated' && !UPLOAD_FINAL_STATUSES.includes(upload.status);

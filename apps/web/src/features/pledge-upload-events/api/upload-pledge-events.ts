@@ -1,6 +1,6 @@
-import { API, type Upload } from '@pledgewatch/contract';
+import { pledgeEndpoints, type Upload } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
@@ -19,7 +19,8 @@ export const uploadPledgeEvents = ({
 }: UploadPledgeEventsInput): Promise<Upload> => {
   const form = new FormData();
   form.append('file', file, file.name);
-  return api.upload<Upload>(API.pledgeUploadEvents, form, {
+  return callEndpoint(pledgeEndpoints.uploadEvents, {
+    body: form,
     signal,
     onProgress: (loaded, total) => onProgress?.(total > 0 ? Math.round((loaded / total) * 100) : 0),
   });

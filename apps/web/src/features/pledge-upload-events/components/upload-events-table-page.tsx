@@ -12,15 +12,16 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { API, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
+import { pledgeEndpoints, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FileDropZone } from '@/components/uploads/file-drop-zone';
 import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
-import { apiUrl, getErrorMessage } from '@/lib/api-client';
+import { endpointUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatBytes } from '@/lib/format';
 import { useDecidePledgeUpload } from '../api/decide-pledge-upload';
@@ -108,7 +109,7 @@ export default function UploadEventsTablePage() {
               {t.templateHint}
             </Typography>
             <UploadFileLinks
-              href={(format) => apiUrl(API.pledgeUploadTemplate, { format })}
+              href={(format) => endpointUrl(pledgeEndpoints.uploadTemplate, { query: { format } })}
               label={t.template}
             />
           </Stack>
@@ -121,6 +122,8 @@ export default function UploadEventsTablePage() {
 function UploadView({ uploadId, onRestart }: { uploadId: string; onRestart: () => void }) {
   const upload = useUpload(uploadId);
   const [actionError, setActionError] = useState<string | null>(null);
+  // Cancelling cannot be undone (the file must be sent again): it asks first.
+  const [cancelling, setCancelling] = useState(false);
   const decide = useDecidePledgeUpload({ onError: (error) => setActionError(getErrorMessage(error)) });
   if (upload.isPending) {
     return <Skeleton height={120} />;
@@ -175,14 +178,22 @@ function UploadView({ uploadId, onRestart }: { uploadId: string; onRestart: () =
             >
               {t.confirm}
             </Button>
-            <Button
-              color="error"
-              disabled={decide.isPending}
-              onClick={() => decide.mutate({ id: data.id, decision: 'cancel' })}
-            >
+            <Button color="error" disabled={decide.isPending} onClick={() => setCancelling(true)}>
               {t.cancel}
             </Button>
           </Stack>
+          <ConfirmDialog
+            open={cancelling}
+            title={t.confirmCancelTitle}
+            message={t.confirmCancel}
+            confirmLabel={t.cancel}
+            danger
+            pending={decide.isPending}
+            onConfirm={() =>
+              decide.mutate({ id: data.id, decision: 'cancel' }, { onSettled: () => setCancelling(false) })
+            }
+            onClose={() => setCancelling(false)}
+          />
         </>
       )}
       {(status === 'done' || status === 'done_with_errors') && (

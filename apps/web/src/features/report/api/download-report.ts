@@ -1,8 +1,13 @@
-import { API, errorResponseSchema, REPORT_HEADERS, type ReportQueryInput } from '@pledgewatch/contract';
+import {
+  type EndpointQuery,
+  errorResponseSchema,
+  monitoringEndpoints,
+  REPORT_HEADERS,
+} from '@pledgewatch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { getAuthHref } from '@/config/paths';
 import { texts } from '@/features/report/texts';
-import { ApiError, apiUrl } from '@/lib/api-client';
+import { ApiError, endpointUrl } from '@/lib/api-client';
 import { markSessionEnded } from '@/lib/auth-token';
 
 export type ReportProgress = {
@@ -16,25 +21,11 @@ export type ReportProgress = {
 
 export type DownloadedReport = { fileName: string; blob: Blob; rows: number | null };
 
-type QueryValue = string | number | boolean | undefined;
-
-/** The report's query string values (lists joined with commas, as the server reads them). */
-export function reportSearch(query: ReportQueryInput): Record<string, QueryValue> {
-  const out: Record<string, QueryValue> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) {
-      if (value.length > 0) {
-        out[key] = value.join(',');
-      }
-    } else if (value !== undefined && value !== null && value !== '') {
-      out[key] = value as QueryValue;
-    }
-  }
-  return out;
-}
+/** The report's query as the page holds it; lists are sent comma-joined. */
+export type ReportRequest = EndpointQuery<typeof monitoringEndpoints.report>;
 
 /** The address of a report, for a plain link (the auth_token cookie authorises the GET). */
-export const reportUrl = (query: ReportQueryInput): string => apiUrl(API.report, reportSearch(query));
+export const reportUrl = (query: ReportRequest): string => endpointUrl(monitoringEndpoints.report, { query });
 
 /** The file name from Content-Disposition (RFC 5987 `filename*` first). */
 export function fileNameOf(disposition: string | null, fallback: string): string {
@@ -54,7 +45,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
  * (the server sends the row count and a size estimate in headers before the first row).
  */
 export async function downloadReport(
-  query: ReportQueryInput,
+  query: ReportRequest,
   options: { signal?: AbortSignal; onProgress?: (progress: ReportProgress) => void } = {},
 ): Promise<DownloadedReport> {
   let response: Response;
@@ -127,7 +118,7 @@ export function saveFile(file: { fileName: string; blob: Blob }): void {
 export const useDownloadReport = () =>
   useMutation({
     mutationFn: (input: {
-      query: ReportQueryInput;
+      query: ReportRequest;
       signal?: AbortSignal;
       onProgress?: (progress: ReportProgress) => void;
     }) => downloadReport(input.query, { signal: input.signal, onProgress: input.onProgress }),

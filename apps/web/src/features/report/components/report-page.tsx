@@ -29,7 +29,6 @@ import {
   type ReportEncoding,
   type ReportFormat,
   type ReportKind,
-  type ReportQueryInput,
   type Severity,
   type SourceType,
 } from '@pledgewatch/contract';
@@ -44,7 +43,13 @@ import { texts } from '@/features/report/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { moscowToday } from '@/lib/moscow-time';
-import { type ReportProgress, reportUrl, saveFile, useDownloadReport } from '../api/download-report';
+import {
+  type ReportProgress,
+  type ReportRequest,
+  reportUrl,
+  saveFile,
+  useDownloadReport,
+} from '../api/download-report';
 
 const t = texts.report;
 
@@ -93,10 +98,10 @@ const INITIAL: Form = {
 };
 
 /** The query of the form: only the filters the chosen kind understands. */
-export function toReportQuery(form: Form): ReportQueryInput {
+export function toReportQuery(form: Form): ReportRequest {
   const withPeriod =
     REPORT_KINDS_WITH_PERIOD.includes(form.kind) && !(form.kind === 'uploads' && form.allTime);
-  const query: ReportQueryInput = { kind: form.kind, format: form.format };
+  const query: ReportRequest = { kind: form.kind, format: form.format };
   if (form.format === 'csv') {
     query.encoding = form.encoding;
   }

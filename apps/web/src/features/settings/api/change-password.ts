@@ -1,11 +1,12 @@
-import { API, type ChangePasswordBody, type MessageResponse } from '@pledgewatch/contract';
+import type { ChangePasswordBody, MessageResponse } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { profileQueryOptions } from './get-profile';
 
 export const changePassword = (body: ChangePasswordBody): Promise<MessageResponse> =>
-  api.post<MessageResponse>(API.changePassword, body);
+  callEndpoint(userEndpoints.changePassword, { body });
 
 export const useChangePassword = (config?: MutationConfig<typeof changePassword>) => {
   const queryClient = useQueryClient();

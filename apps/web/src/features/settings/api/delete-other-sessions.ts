@@ -1,11 +1,12 @@
-import { API } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { profileQueryOptions } from './get-profile';
 
 /** Ends every session of the user except the one making the call. */
-export const deleteOtherSessions = (): Promise<unknown> => api.delete<unknown>(API.sessions);
+export const deleteOtherSessions = (): Promise<unknown> => callEndpoint(userEndpoints.endOtherSessions);
 
 export const useDeleteOtherSessions = (config?: MutationConfig<typeof deleteOtherSessions>) => {
   const queryClient = useQueryClient();

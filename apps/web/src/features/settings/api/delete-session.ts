@@ -1,10 +1,12 @@
-import { API } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { profileQueryOptions } from './get-profile';
 
-export const deleteSession = (id: string): Promise<unknown> => api.delete<unknown>(API.session(id));
+export const deleteSession = (id: string): Promise<unknown> =>
+  callEndpoint(userEndpoints.endSession, { params: { id } });
 
 export const useDeleteSession = (config?: MutationConfig<typeof deleteSession>) => {
   const queryClient = useQueryClient();

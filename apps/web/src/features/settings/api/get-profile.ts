@@ -1,9 +1,10 @@
-import { API, type ProfileResponse } from '@pledgewatch/contract';
+import type { ProfileResponse } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export const getProfile = (): Promise<ProfileResponse> => api.get<ProfileResponse>(API.profile);
+export const getProfile = (): Promise<ProfileResponse> => callEndpoint(userEndpoints.profile);
 
 export const profileQueryOptions = () =>
   queryOptions({

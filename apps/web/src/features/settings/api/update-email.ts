@@ -1,10 +1,12 @@
-import { API, type UpdateEmailBody } from '@pledgewatch/contract';
+import type { UpdateEmailBody } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { profileQueryOptions } from './get-profile';
 
-export const updateEmail = (body: UpdateEmailBody): Promise<unknown> => api.put<unknown>(API.email, body);
+export const updateEmail = (body: UpdateEmailBody): Promise<unknown> =>
+  callEndpoint(userEndpoints.updateEmail, { body });
 
 export const useUpdateEmail = (config?: MutationConfig<typeof updateEmail>) => {
   const queryClient = useQueryClient();

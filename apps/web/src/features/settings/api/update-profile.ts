@@ -1,12 +1,13 @@
-import { API, type ProfileResponse, type UpdateProfileBody } from '@pledgewatch/contract';
+import type { UpdateProfileBody } from '@pledgewatch/contract';
+import { userEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import type { MutationConfig } from '@/lib/react-query';
 import { profileQueryOptions } from './get-profile';
 
 export const updateProfile = (body: UpdateProfileBody): Promise<unknown> =>
-  api.patch<ProfileResponse | unknown>(API.profile, body);
+  callEndpoint(userEndpoints.updateProfile, { body });
 
 export const useUpdateProfile = (config?: MutationConfig<typeof updateProfile>) => {
   const queryClient = useQueryClient();

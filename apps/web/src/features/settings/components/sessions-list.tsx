@@ -9,7 +9,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Session } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { texts } from '@/features/settings/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -20,12 +22,20 @@ import { SectionCard } from './section-card';
 const t = texts.settings.sessions;
 
 export function SessionsList({ sessions }: { sessions: Session[] }) {
+  // Ending a session cannot be undone: both buttons ask first.
+  const [ending, setEnding] = useState<Session | 'others' | null>(null);
   const endOne = useDeleteSession({
-    onSuccess: () => toast.success(t.ended),
+    onSuccess: () => {
+      setEnding(null);
+      toast.success(t.ended);
+    },
     onError: (error) => toast.error(getErrorMessage(error)),
   });
   const endOthers = useDeleteOtherSessions({
-    onSuccess: () => toast.success(t.endedOthers),
+    onSuccess: () => {
+      setEnding(null);
+      toast.success(t.endedOthers);
+    },
     onError: (error) => toast.error(getErrorMessage(error)),
   });
   const hasOthers = sessions.some((session) => !session.current);
@@ -63,7 +73,7 @@ export function SessionsList({ sessions }: { sessions: Session[] }) {
                       <Button
                         size="small"
                         color="error"
-                        onClick={() => endOne.mutate(session.id)}
+                        onClick={() => setEnding(session)}
                         loading={endOne.isPending && endOne.variables === session.id}
                       >
                         {t.end}
@@ -81,12 +91,24 @@ export function SessionsList({ sessions }: { sessions: Session[] }) {
           color="error"
           disabled={!hasOthers}
           loading={endOthers.isPending}
-          onClick={() => endOthers.mutate(undefined)}
+          onClick={() => setEnding('others')}
           sx={{ alignSelf: 'flex-start' }}
         >
           {t.endOthers}
         </Button>
       </Stack>
+      <ConfirmDialog
+        open={ending !== null}
+        title={ending === 'others' ? t.confirmOthersTitle : t.confirmEndTitle}
+        message={ending === 'others' ? t.confirmOthers : t.confirmEnd(ending?.userAgent || t.unknownDevice)}
+        confirmLabel={ending === 'others' ? t.endOthers : t.end}
+        danger
+        pending={endOne.isPending || endOthers.isPending}
+        onConfirm={() =>
+          ending === 'others' ? endOthers.mutate(undefined) : ending && endOne.mutate(ending.id)
+        }
+        onClose={() => setEnding(null)}
+      />
     </SectionCard>
   );
 }

@@ -1,10 +1,10 @@
-import { API, type StatisticsBody, type StatisticsResponse } from '@pledgewatch/contract';
+import { monitoringEndpoints, type StatisticsBody, type StatisticsResponse } from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 export const getStatistics = (body: StatisticsBody): Promise<StatisticsResponse> =>
-  api.post<StatisticsResponse>(API.statistics, body);
+  callEndpoint(monitoringEndpoints.statistics, { body });
 
 export const statisticsQueryOptions = (body: StatisticsBody) =>
   queryOptions({

@@ -1,4 +1,4 @@
-import { API, DELIVERY_STATUSES, statisticsResponseSchema } from '@pledgewatch/contract';
+import { DELIVERY_STATUSES, monitoringEndpoints, statisticsResponseSchema } from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
@@ -38,7 +38,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('statistics route', () => {
   it('asks for the period and filters in the URL and shows the answer', async () => {
-    const api = stubApi([{ path: API.statistics, schema: statisticsResponseSchema, body: answer }]);
+    const api = stubApi([
+      { path: monitoringEndpoints.statistics.path, schema: statisticsResponseSchema, body: answer },
+    ]);
     const url = `${paths.monitoringStatistics.getHref()}?period=custom&from=2026-03-01&to=2026-03-02&kind=vin`;
     const view = parseStatisticsView(new URL(url, 'http://localhost').searchParams);
     const html = await renderRoute({
@@ -48,7 +50,7 @@ describe('statistics route', () => {
       prefetch: (queryClient) =>
         queryClient.prefetchQuery(statisticsQueryOptions(toStatisticsBody(view, ''))),
     });
-    expect(api.requested).toEqual([API.statistics]);
+    expect(api.requested).toEqual([monitoringEndpoints.statistics.path]);
     expect(api.sent).toEqual([
       expect.objectContaining({ from: '2026-03-01', to: '2026-03-02', itemKind: 'vin' }),
     ]);

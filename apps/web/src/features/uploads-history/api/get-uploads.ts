@@ -1,16 +1,22 @@
-import { API, type UploadKind, type UploadStatus, type UploadsResponse } from '@pledgewatch/contract';
+import {
+  type EndpointQuery,
+  type UploadStatus,
+  type UploadsResponse,
+  uploadEndpoints,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-export type UploadsListQuery = { page: number; pageSize: number; kind?: UploadKind; status?: UploadStatus };
+export type UploadsListQuery = WithRequired<EndpointQuery<typeof uploadEndpoints.list>, 'page' | 'pageSize'>;
 
 /** Statuses that change on their own; `validated` waits for a person, so it is not polled. */
 const MOVING: readonly UploadStatus[] = ['received', 'validating', 'importing'];
 
 export const getUploads = (query: UploadsListQuery): Promise<UploadsResponse> =>
-  api.get<UploadsResponse>(API.uploads, { query });
+  callEndpoint(uploadEndpoints.list, { query });
 
 export const uploadsQueryOptions = (query: UploadsListQuery) =>
   queryOptions({

@@ -1,14 +1,19 @@
-import { API, type Member } from '@pledgewatch/contract';
+import {
+  type EndpointQuery,
+  type EndpointResponse,
+  memberEndpoints,
+  type WithRequired,
+} from '@pledgewatch/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The contract's query schema coerces strings, so its input type is too loose for the client. */
-export type UsersQuery = { page: number; pageSize: number; search?: string };
+export type UsersQuery = WithRequired<EndpointQuery<typeof memberEndpoints.list>, 'page' | 'pageSize'>;
 
-export type UsersPage = { items: Member[]; total: number };
+export type UsersPage = EndpointResponse<typeof memberEndpoints.list>;
 
-export const getUsers = (query: UsersQuery): Promise<UsersPage> => api.get<UsersPage>(API.members, { query });
+export const getUsers = (query: UsersQuery): Promise<UsersPage> =>
+  callEndpoint(memberEndpoints.list, { query });
 
 export const usersQueryOptions = (query: UsersQuery) =>
   queryOptions({

@@ -1,12 +1,12 @@
-import { API, type InviteUserBody, type MessageResponse } from '@pledgewatch/contract';
+import { type InviteUserBody, type MessageResponse, memberEndpoints } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 /** The answer is the same whether or not the address has an account elsewhere (no enumeration). */
 export const inviteUser = (body: InviteUserBody): Promise<MessageResponse> =>
-  api.post<MessageResponse>(API.members, body);
+  callEndpoint(memberEndpoints.invite, { body });
 
 export const useInviteUser = (config?: MutationConfig<typeof inviteUser>) => {
   const queryClient = useQueryClient();

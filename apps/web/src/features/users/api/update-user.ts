@@ -1,13 +1,13 @@
-import { API, type Member, type UpdateMemberBody } from '@pledgewatch/contract';
+import { type Member, memberEndpoints, type UpdateMemberBody } from '@pledgewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { MutationConfig } from '@/lib/react-query';
 
 export type UpdateUserInput = { id: string; data: UpdateMemberBody };
 
 export const updateUser = ({ id, data }: UpdateUserInput): Promise<Member> =>
-  api.patch<Member>(API.member(id), data);
+  callEndpoint(memberEndpoints.update, { params: { id }, body: data });
 
 export const useUpdateUser = (config?: MutationConfig<typeof updateUser>) => {
   const queryClient = useQueryClient();

@@ -3,7 +3,9 @@ import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { type Member, type MemberStatus, ROLE_LABELS, ROLES, type Role } from '@pledgewatch/contract';
+import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { ResponsiveColumn } from '@/components/ui/responsive-table';
 import { texts } from '@/features/users/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -18,9 +20,12 @@ const STATUS_COLORS: Record<MemberStatus, 'success' | 'info' | 'default'> = {
   disabled: 'default',
 };
 
-function useMemberUpdate() {
+function useMemberUpdate(onSaved?: () => void) {
   return useUpdateUser({
-    onSuccess: () => toast.success(t.updated),
+    onSuccess: () => {
+      onSaved?.();
+      toast.success(t.updated);
+    },
     onError: (error) => toast.error(getErrorMessage(error)),
   });
 }
@@ -50,17 +55,33 @@ function RoleSelect({ member, isSelf }: { member: Member; isSelf: boolean }) {
 
 /** Disables or enables a member; never oneself. */
 function ActiveToggle({ member, isSelf }: { member: Member; isSelf: boolean }) {
-  const update = useMemberUpdate();
+  const [confirming, setConfirming] = useState(false);
+  const update = useMemberUpdate(() => setConfirming(false));
   return (
-    <Button
-      size="small"
-      color={member.active ? 'error' : 'primary'}
-      disabled={isSelf}
-      loading={update.isPending}
-      onClick={() => update.mutate({ id: member.id, data: { active: !member.active } })}
-    >
-      {member.active ? t.deactivate : t.activate}
-    </Button>
+    <>
+      <Button
+        size="small"
+        color={member.active ? 'error' : 'primary'}
+        disabled={isSelf}
+        loading={update.isPending}
+        onClick={() =>
+          // Disabling ends the member's sessions at once: it asks first; enabling does not.
+          member.active ? setConfirming(true) : update.mutate({ id: member.id, data: { active: true } })
+        }
+      >
+        {member.active ? t.deactivate : t.activate}
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        title={t.confirmDeactivateTitle}
+        message={t.confirmDeactivate(nameOf(member))}
+        confirmLabel={t.deactivate}
+        danger
+        pending={update.isPending}
+        onConfirm={() => update.mutate({ id: member.id, data: { active: false } })}
+        onClose={() => setConfirming(false)}
+      />
+    </>
   );
 }
 

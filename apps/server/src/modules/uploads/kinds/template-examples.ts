@@ -1,0 +1,29 @@
+import type { UploadKindHandler } from './upload-kind.ts';
+
+export const TEMPLATE_EXAMPLE_MESSAGE = 'Строка из примера шаблона — удалите её';
+
+const cell = (value: string) => value.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/**
+ * Recognises the template's example rows left in a file, so they are refused with a clear reason
+ * instead of being imported as someone's data. A row is an example when every column the file has
+ * holds the example's value (case and spacing aside) and at least two of them are filled: a file of
+ * one column holding a VIN that happens to be the example's is data. `indexes` is the file column of
+ * each of the kind's columns, -1 when the file lacks it.
+ */
+export function templateExampleMatcher(
+  handler: Pick<UploadKindHandler, 'columns' | 'templateRows'>,
+  indexes: readonly number[],
+): (values: Readonly<Record<string, string>>) => boolean {
+  const present = handler.columns
+    .map((column, i) => ({ field: column.field, i }))
+    .filter(({ i }) => indexes[i]! >= 0);
+  const signature = (cellOf: (field: string, i: number) => string) =>
+    present.map(({ field, i }) => cell(cellOf(field, i))).join('\u0001');
+  const examples = new Set(
+    handler.templateRows
+      .map((row) => signature((_field, i) => row[i] ?? ''))
+      .filter((sig) => sig.split('\u0001').filter(Boolean).length >= 2),
+  );
+  return (values) => examples.size > 0 && examples.has(signature((field) => values[field] ?? ''));
+}

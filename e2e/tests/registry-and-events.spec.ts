@@ -1,0 +1,234 @@
+import { expect, type Page, test } from '@playwright/test';
+import { endpointPath, pledgeEndpoints } from '@pledgewatch/contract';
+import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
+import { ensureEvents } from '../support/events.ts';
+import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
+
+function newVin(): string {
+  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  const draft = `XTA21099_RY${serial}`;
+  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
+}
+
+/** A notification entered by the analyst and a package of it approved by the admin: «Готов к отправке». */
+async function readyPackage(surname: string): Promise<{ packageName: string; packageId: string }> {
+  const analyst = await apiToken(DEMO_ANALYST);
+  const admin = await apiToken(DEMO_ADMIN);
+  const entered = await apiCall<{ event: { id: string } }>(
+    analyst,
+    'POST',
+    pledgeEndpoints.createEvent.path,
+    {
+      kind: 'creation',
+      notificationDate: '2025-03-01',
+      pledgor: {
+        type: 'individual',
+        lastName: surname,
+        firstName: 'Олег',
+        birthDate: '1984-04-04',
+        documentType: 'passport_rf',
+        documentNumber: '4512 345678',
+      },
+      pledgee: { type: 'company', name: 'ПАО Сбербанк', inn: '7707083893', ogrn: '1027700132195' },
+      contract: { number: `ДЗ-${surname}`, date: '2025-03-01' },
+      vehicles: [{ vin: newVin(), description: 'Kia Rio' }],
+    },
+  );
+  const created = await apiCall<{ id: string; name: string }>(
+    analyst,
+    'POST',
+    pledgeEndpoints.createPackage.path,
+    {
+      name: `Пакет ${surname}`,
+      eventIds: [entered.event.id],
+    },
+  );
+  await apiCall(admin, 'POST', endpointPath(pledgeEndpoints.transitionPackage.path, { id: created.id }), {
+    action: 'approve',
+  });
+  return { packageName: created.name, packageId: created.id };
+}
+
+/** The same, then sent and rejected by the registry with a reason. */
+async function rejectedPackage(surname: string): Promise<{ packageName: string }> {
+  const ready = await readyPackage(surname);
+  const analyst = await apiToken(DEMO_ANALYST);
+  await apiCall(
+    analyst,
+    'POST',
+    endpointPath(pledgeEndpoints.transitionPackage.path, { id: ready.packageId }),
+    {
+      action: 'send',
+    },
+  );
+  await apiCall(
+    analyst,
+    'POST',
+    endpointPath(pledgeEndpoints.transitionPackage.path, { id: ready.packageId }),
+    {
+      action: 'reject',
+      comment: 'Неверная дата договора',
+    },
+  );
+  return ready;
+}
+
+test('a package move asks first (cancel changes nothing); the registry rejects, the notification is corrected and goes into a new package; a package lists its events', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const surname = `Отказов${Math.random().toString(36).slice(2, 7)}`;
+  const { packageName } = await readyPackage(surname);
+  await signInThroughForm(page, DEMO_ANALYST);
+  await page.goto('/pledges/events-registry/packages');
+  const card = page.getByRole('region', { name: packageName });
+  await expect(card.getByTestId('package-status')).toHaveText('Готов к отправке');
+
+  // D: the confirmation appears, and «Отмена» leaves the package as it was.
+  await card.getByRole('button', { name: 'Отметить отправку' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Отметить отправку пакета?' });
+  await expect(confirm).toContainText('нельзя отменить');
+  await confirm.getByRole('button', { name: 'Отмена' }).click();
+  await expect(confirm).toBeHidden();
+  await page.reload();
+  await expect(card.getByTestId('package-status')).toHaveText('Готов к отправке');
+  await card.getByRole('button', { name: 'Отметить отправку' }).click();
+  await confirm.getByRole('button', { name: 'Отметить отправку' }).click();
+  await expect(card.getByTestId('package-status')).toHaveText('Отправлен');
+
+  // The registry refuses it, with the reason.
+  await card.getByRole('button', { name: 'Отказ реестра' }).click();
+  await page.getByRole('textbox', { name: 'Причина отказа' }).fill('Неверная дата договора');
+  await page.getByRole('dialog').getByRole('button', { name: 'Отказ реестра' }).click();
+  await expect(card.getByTestId('package-status')).toHaveText('Отклонён');
+
+  // C: the package opens to list its events.
+  await card.getByRole('button', { name: 'События пакета' }).click();
+  const listed = page.getByRole('dialog', { name: `События пакета «${packageName}»` });
+  await expect(listed.getByTestId('package-event-row')).toHaveCount(1);
+  await expect(listed.getByTestId('package-event-row')).toContainText(surname);
+  await expect(listed.getByTestId('package-event-row')).toContainText('Отказ реестра');
+  await listed.getByRole('button', { name: 'Закрыть' }).click();
+
+  // A: the event shows the rejection; it is corrected and goes into a new package.
+  await page.getByRole('tab', { name: 'События', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+  const row = page.getByTestId('pledge-event-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Отказ реестра');
+  await expect(row.getByTestId('rejection-reason')).toHaveText('Причина отказа: Неверная дата договора');
+  await row.click();
+  await expect(page.getByTestId('rejection-alert')).toContainText('Неверная дата договора');
+  await page.getByRole('button', { name: 'Исправить' }).click();
+  const correction = page.getByRole('dialog', { name: 'Исправить уведомление' });
+  await correction.getByLabel('Договор: дата').fill('2025-02-28');
+  await correction.getByRole('button', { name: 'Сохранить исправление' }).click();
+  await expect(correction).toBeHidden();
+  await expect(page.getByText('Отказы реестра')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(row).toContainText('Не в пакете');
+  await expect(row).toContainText('от 28.02.2025');
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Создать пакет' }).click();
+  await expect(row).toContainText('Черновик');
+  await page.getByRole('tab', { name: 'Пакеты' }).click();
+  await expect(page.getByRole('region', { name: packageName })).toContainText('Отклонён');
+});
+
+test('events: a detail view with before → after and links; sorting by a column changes the order', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await ensureEvents();
+  await signInThroughForm(page, DEMO_ANALYST);
+  await page.goto('/monitoring/events');
+  const rows = page.getByTestId('event-row');
+  await expect(rows.first()).toBeVisible();
+
+  await rows.first().getByRole('button', { name: 'Подробнее' }).click();
+  const detail = page.getByRole('dialog');
+  await expect(detail.getByText('Было', { exact: true })).toBeVisible();
+  await expect(detail.getByText('Стало', { exact: true })).toBeVisible();
+  await expect(detail.getByText('Источник', { exact: true })).toBeVisible();
+  await expect(detail.getByRole('link', { name: 'Открыть объект' })).toHaveAttribute(
+    'href',
+    /\/monitoring\/items\?/,
+  );
+  await detail.getByRole('button', { name: 'Закрыть' }).click();
+
+  const severities = () =>
+    rows.locator('[data-severity]').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-severity')));
+  await page.getByRole('button', { name: 'Сортировать: Важность' }).click();
+  await expect(page).toHaveURL(/sort=severity/);
+  await expect.poll(async () => (await severities())[0]).toBeTruthy();
+  const highestFirst = await severities();
+  await page.getByRole('button', { name: 'Сортировать: Важность' }).click();
+  await expect(page).toHaveURL(/order=asc/);
+  await expect.poll(async () => (await severities()).join()).not.toBe(highestFirst.join());
+  const lowestFirst = await severities();
+  const rank = { low: 1, medium: 2, high: 3, critical: 4 } as Record<string, number>;
+  expect(rank[lowestFirst[0]!]!).toBeLessThanOrEqual(rank[highestFirst[0]!]!);
+  expect(rank[lowestFirst[0]!]).toBeLessThan(rank[highestFirst[0]!]!);
+});
+
+/** Screens changed by this work, both sizes and themes, for docs/screenshots.md (DOCS_SCREENSHOTS=1). */
+test.describe('registry and events screens', () => {
+  test.skip(!DOCS_SCREENSHOTS, 'writes docs/screenshots; set DOCS_SCREENSHOTS=1');
+  for (const theme of ['light', 'dark'] as const) {
+    test(`screens, ${theme} theme`, async ({ page, context, baseURL }) => {
+      test.setTimeout(180_000);
+      await ensureEvents();
+      await context.addCookies([
+        { name: 'theme', value: theme, url: baseURL! },
+        { name: 'serverTheme', value: theme, url: baseURL! },
+      ]);
+      const surname = `Экранов${Math.random().toString(36).slice(2, 7)}`;
+      const ready = await readyPackage(`Готовов${Math.random().toString(36).slice(2, 7)}`);
+      const rejected = await rejectedPackage(surname);
+      await signInThroughForm(page, DEMO_ANALYST);
+      for (const size of [
+        { name: 'desktop', ...DESKTOP },
+        { name: 'mobile', ...PHONE },
+      ]) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        const suffix = `${size.name}-${theme}`;
+        await shoot(page, { ready: ready.packageName, rejected: rejected.packageName }, surname, suffix);
+      }
+    });
+  }
+});
+
+async function shoot(
+  page: Page,
+  packages: { ready: string; rejected: string },
+  surname: string,
+  suffix: string,
+) {
+  await page.goto('/pledges/events-registry/packages');
+  const card = page.getByRole('region', { name: packages.ready });
+  await card.getByRole('button', { name: 'Отметить отправку' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await saveDocScreenshot(page, `package-confirm-${suffix}`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Отмена' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await page
+    .getByRole('region', { name: packages.rejected })
+    .getByRole('button', { name: 'События пакета' })
+    .click();
+  await expect(page.getByTestId('package-event-row')).toHaveCount(1);
+  await saveDocScreenshot(page, `package-events-${suffix}`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Закрыть' }).click();
+  await page.goto(`/pledges/events-registry/table`);
+  await page.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+  await expect(page.getByTestId('pledge-event-row')).toHaveCount(1);
+  await page.getByTestId('pledge-event-row').first().click();
+  await expect(page.getByRole('button', { name: 'Исправить' })).toBeVisible();
+  await saveDocScreenshot(page, `pledge-event-drawer-${suffix}`);
+  await page.goto('/monitoring/events?sort=severity&order=desc');
+  await expect(page.getByTestId('event-row').first()).toBeVisible();
+  await saveDocScreenshot(page, `events-sorted-${suffix}`);
+  await page.getByTestId('event-row').first().getByRole('button', { name: 'Подробнее' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await saveDocScreenshot(page, `event-detail-${suffix}`);
+}

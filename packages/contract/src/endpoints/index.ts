@@ -1,0 +1,38 @@
+import type { EndpointDefinition } from '../endpoint.ts';
+import { authEndpoints } from './auth.ts';
+import { checkEndpoints } from './checks.ts';
+import { monitoringEndpoints } from './monitoring.ts';
+import { newsEndpoints } from './news.ts';
+import { notificationEndpoints } from './notifications.ts';
+import { auditEndpoints, platformEndpoints } from './platform.ts';
+import { pledgeEndpoints } from './pledges.ts';
+import { uploadEndpoints } from './uploads.ts';
+import { memberEndpoints, userEndpoints } from './user.ts';
+
+export * from './auth.ts';
+export * from './checks.ts';
+export * from './monitoring.ts';
+export * from './news.ts';
+export * from './notifications.ts';
+export * from './platform.ts';
+export * from './pledges.ts';
+export * from './uploads.ts';
+export * from './user.ts';
+
+/** Every endpoint the server exposes, by domain: the server test checks both directions against it. */
+export const endpointCatalogue = {
+  auth: authEndpoints,
+  user: userEndpoints,
+  members: memberEndpoints,
+  platform: platformEndpoints,
+  audit: auditEndpoints,
+  news: newsEndpoints,
+  monitoring: monitoringEndpoints,
+  uploads: uploadEndpoints,
+  checks: checkEndpoints,
+  notifications: notificationEndpoints,
+  pledges: pledgeEndpoints,
+};
+
+export const allEndpoints = (): EndpointDefinition[] =>
+  Object.values(endpointCatalogue).flatMap((domain) => Object.values(domain) as EndpointDefinition[]);

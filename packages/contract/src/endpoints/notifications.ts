@@ -1,0 +1,81 @@
+import { defineEndpoint } from '../endpoint.ts';
+import {
+  additionalMethodsResponseSchema,
+  createNotificationRuleBodySchema,
+  deleteNotificationRulesBodySchema,
+  deleteNotificationRulesResponseSchema,
+  deliveriesQuerySchema,
+  deliveriesResponseSchema,
+  notificationRuleSchema,
+  notificationRulesResponseSchema,
+  testNotificationResponseSchema,
+  updateNotificationRuleBodySchema,
+} from '../notifications.ts';
+import { idParams } from './params.ts';
+
+/** `/api/v1/monitoring/notifications/*`: rules (admins change them, everyone reads) and the delivery log. */
+export const notificationEndpoints = {
+  rules: defineEndpoint({
+    method: 'GET',
+    path: '/api/v1/monitoring/notifications/settings',
+    tags: ['notifications'],
+    summary: 'Правила уведомлений организации (секреты замаскированы)',
+    response: notificationRulesResponseSchema,
+    errors: [401],
+  }),
+  createRule: defineEndpoint({
+    method: 'POST',
+    path: '/api/v1/monitoring/notifications/settings',
+    tags: ['notifications'],
+    summary: 'Создать правило уведомлений',
+    body: createNotificationRuleBodySchema,
+    response: notificationRuleSchema,
+    status: 201,
+    errors: [401, 403, 422],
+  }),
+  updateRule: defineEndpoint({
+    method: 'PATCH',
+    path: '/api/v1/monitoring/notifications/settings',
+    tags: ['notifications'],
+    summary: 'Изменить правило (id в теле; пустой секрет — оставить прежний)',
+    body: updateNotificationRuleBodySchema,
+    response: notificationRuleSchema,
+    errors: [401, 403, 404, 422],
+  }),
+  deleteRules: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/v1/monitoring/notifications/settings',
+    tags: ['notifications'],
+    summary: 'Удалить правила (их идентификаторы в теле); журнал доставок сохраняется',
+    body: deleteNotificationRulesBodySchema,
+    response: deleteNotificationRulesResponseSchema,
+    errors: [401, 403, 404, 422],
+  }),
+  testRule: defineEndpoint({
+    method: 'POST',
+    path: '/api/v1/monitoring/notifications/settings/:id/test',
+    tags: ['notifications'],
+    summary: 'Отправить тестовое уведомление по правилу (через настоящий канал)',
+    params: idParams('Неверный идентификатор правила'),
+    response: testNotificationResponseSchema,
+    status: 202,
+    errors: [401, 403, 404, 422],
+  }),
+  additionalMethods: defineEndpoint({
+    method: 'GET',
+    path: '/api/v1/monitoring/notifications/methods-additional',
+    tags: ['notifications'],
+    summary: 'Способы доставки помимо e-mail и поля, которые им нужны',
+    response: additionalMethodsResponseSchema,
+    errors: [401],
+  }),
+  deliveries: defineEndpoint({
+    method: 'GET',
+    path: '/api/v1/monitoring/notifications/deliveries',
+    tags: ['notifications'],
+    summary: 'Журнал доставок: правило, способ, получатель, событие, статус, попытки, ошибка',
+    query: deliveriesQuerySchema,
+    response: deliveriesResponseSchema,
+    errors: [401, 422],
+  }),
+};
