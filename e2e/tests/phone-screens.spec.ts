@@ -67,6 +67,41 @@ test.describe('on a phone', () => {
     for (const read of await cards.evaluateAll((nodes) => nodes.map((node) => node.dataset.read))) {
       expect(read).toBe('false');
     }
+
+    // A card opens the event's detail, as a table row does.
+    await page.goto('/monitoring/events');
+    await cards.first().getByRole('button', { name: 'Подробнее' }).click();
+    const detail = page.getByRole('dialog');
+    await expect(detail.getByText('Было', { exact: true })).toBeVisible();
+    await expect(detail.getByText('Стало', { exact: true })).toBeVisible();
+    await detail.getByRole('button', { name: 'Закрыть' }).click();
+    await expect(detail).toBeHidden();
+
+    // Cards have no headers to click: the server sort is a field above them.
+    const rank = { low: 1, medium: 2, high: 3, critical: 4 } as Record<string, number>;
+    const ranks = async () =>
+      (
+        await cards
+          .locator('[data-severity]')
+          .evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-severity') ?? ''))
+      ).map((severity) => rank[severity] ?? 0);
+    await page.getByRole('combobox', { name: 'Сортировка' }).click();
+    await page.getByRole('option', { name: 'Важность' }).click();
+    await expect(page).toHaveURL(/sort=severity&order=desc/);
+    await expect
+      .poll(async () => {
+        const now = await ranks();
+        return now.length > 0 && now.join() === [...now].sort((a, b) => b - a).join();
+      })
+      .toBe(true);
+    await page.getByRole('button', { name: /По убыванию/ }).click();
+    await expect(page).toHaveURL(/sort=severity&order=asc/);
+    await expect
+      .poll(async () => {
+        const now = await ranks();
+        return now.length > 0 && now.join() === [...now].sort((a, b) => a - b).join();
+      })
+      .toBe(true);
   });
 
   test('items are cards, server pages still turn', async ({ page }) => {
@@ -108,6 +143,19 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('heading', { name: 'История загрузок', level: 1 })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Фильтры' })).toBeVisible();
     await expectNoSidewaysScroll(page);
+  });
+
+  test("a member's card asks before disabling them; «Отмена» leaves them active", async ({ page }) => {
+    await signInThroughForm(page, DEMO_ADMIN);
+    await page.goto('/settings?tab=users');
+    const analyst = page.getByTestId('user-row').filter({ hasText: DEMO_ANALYST.email });
+    await expect(analyst.locator('[data-status]')).toHaveAttribute('data-status', 'active');
+    await analyst.getByRole('button', { name: 'Отключить' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Отключить пользователя?' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Отмена' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(analyst.locator('[data-status]')).toHaveAttribute('data-status', 'active');
   });
 
   // The notification rules stay a table (another change reworks that panel); its deliveries are cards.
