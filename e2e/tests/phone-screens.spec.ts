@@ -85,23 +85,18 @@ test.describe('on a phone', () => {
           .locator('[data-severity]')
           .evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-severity') ?? ''))
       ).map((severity) => rank[severity] ?? 0);
+    /** The page's cards are in this order of importance (1 rising, -1 falling). */
+    const sortedBy = (direction: 1 | -1) => async () => {
+      const now = await ranks();
+      return now.length > 0 && now.join() === [...now].sort((a, b) => direction * (a - b)).join();
+    };
     await page.getByRole('combobox', { name: 'Сортировка' }).click();
     await page.getByRole('option', { name: 'Важность' }).click();
     await expect(page).toHaveURL(/sort=severity&order=desc/);
-    await expect
-      .poll(async () => {
-        const now = await ranks();
-        return now.length > 0 && now.join() === [...now].sort((a, b) => b - a).join();
-      })
-      .toBe(true);
+    await expect.poll(sortedBy(-1)).toBe(true);
     await page.getByRole('button', { name: /По убыванию/ }).click();
     await expect(page).toHaveURL(/sort=severity&order=asc/);
-    await expect
-      .poll(async () => {
-        const now = await ranks();
-        return now.length > 0 && now.join() === [...now].sort((a, b) => a - b).join();
-      })
-      .toBe(true);
+    await expect.poll(sortedBy(1)).toBe(true);
   });
 
   test('items are cards, server pages still turn', async ({ page }) => {
