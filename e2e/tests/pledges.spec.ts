@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import { typeDate } from '../support/date-field.ts';
 import { DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 function newVin(): string {
@@ -45,7 +46,7 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
   const pledgor = form.getByRole('group', { name: 'Залогодатель', exact: true });
   await pledgor.getByRole('textbox', { name: 'Фамилия' }).fill(surname);
   await pledgor.getByRole('textbox', { name: 'Имя' }).fill('Пётр');
-  await pledgor.getByLabel('Дата рождения').fill('1985-06-05');
+  await typeDate(pledgor, 'Дата рождения', '1985-06-05');
   await pledgor.getByRole('textbox', { name: 'Серия и номер' }).fill('4510 654321');
   const pledgee = form.getByRole('group', { name: 'Залогодержатель', exact: true });
   await pledgee.getByRole('textbox', { name: 'Наименование' }).fill('ПАО Сбербанк');
@@ -56,7 +57,7 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
   await inn.fill('7707083893');
   await pledgee.getByRole('textbox', { name: 'ОГРН' }).fill('1027700132195');
   await form.getByRole('textbox', { name: 'Номер договора' }).fill(`ДЗ-${surname}`);
-  await form.getByLabel('Дата договора').fill('2025-03-01');
+  await typeDate(form, 'Дата договора', '2025-03-01');
   await form.getByRole('textbox', { name: 'VIN · ТС 1' }).fill(handVin.toLowerCase());
   await form.getByRole('button', { name: 'Внести в реестр' }).click();
   await expect(page.getByTestId('pledge-event-saved')).toContainText(

@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import ExcelJS from 'exceljs';
 import { PDFParse } from 'pdf-parse';
+import { typeDate } from '../support/date-field.ts';
 import {
   DESKTOP,
   DOCS_SCREENSHOTS,
@@ -145,14 +146,14 @@ test('pledge notification by hand: the success message is brought into view and 
     const pledgor = form.getByRole('group', { name: 'Залогодатель', exact: true });
     await pledgor.getByRole('textbox', { name: 'Фамилия' }).fill(surname);
     await pledgor.getByRole('textbox', { name: 'Имя' }).fill('Пётр');
-    await pledgor.getByLabel('Дата рождения').fill('1985-06-05');
+    await typeDate(pledgor, 'Дата рождения', '1985-06-05');
     await pledgor.getByRole('textbox', { name: 'Серия и номер' }).fill('4510 654321');
     const pledgee = form.getByRole('group', { name: 'Залогодержатель', exact: true });
     await pledgee.getByRole('textbox', { name: 'Наименование' }).fill('ПАО Сбербанк');
     await pledgee.getByRole('textbox', { name: 'ИНН' }).fill('7707083893');
     await pledgee.getByRole('textbox', { name: 'ОГРН' }).fill('1027700132195');
     await form.getByRole('textbox', { name: 'Номер договора' }).fill(`ДЗ-${surname}`);
-    await form.getByLabel('Дата договора').fill('2025-03-01');
+    await typeDate(form, 'Дата договора', '2025-03-01');
     await form.getByRole('textbox', { name: 'VIN · ТС 1' }).fill(newVin());
     // Submitted from the bottom of the long form.
     await form.getByRole('button', { name: 'Внести в реестр' }).click();

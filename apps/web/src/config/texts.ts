@@ -38,6 +38,14 @@ export const texts = {
     signOut: 'Выйти',
     userMenu: 'Пользователь',
   },
+  /** The shared responsive table, filter drawer and date field (components/ui). */
+  responsive: {
+    filters: 'Фильтры',
+    filtersCount: (count: number) => `Фильтры: ${count}`,
+    closeFilters: 'Закрыть фильтры',
+    showResults: 'Показать',
+    datePlaceholder: 'ДД.ММ.ГГГГ',
+  },
   theme: {
     toggle: 'Сменить тему',
     current: (label: string) => `Тема: ${label}`,

@@ -24,7 +24,7 @@ export function DefinitionList({ lines, dense = false }: { lines: DefinitionLine
           <Typography component="dt" variant="body2" color="text.secondary">
             {line.label}
           </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+          <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
             {line.value}
           </Typography>
         </Box>

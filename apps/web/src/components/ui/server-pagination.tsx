@@ -12,6 +12,14 @@ type ServerPaginationProps = {
   rowsPerPageOptions?: number[];
 } & Pick<TablePaginationProps, 'labelRowsPerPage' | 'labelDisplayedRows'>;
 
+/** At 390 px the page-size label gives way, so the page arrows stay on the screen. */
+const PHONE_COMPACT = {
+  '& .MuiTablePagination-toolbar': { px: { xs: 1, sm: 2 } },
+  '& .MuiTablePagination-selectLabel': { display: { xs: 'none', sm: 'block' } },
+  '& .MuiTablePagination-input': { mr: { xs: 1, sm: 4 }, ml: { xs: 0, sm: 1 } },
+  '& .MuiTablePagination-actions': { ml: { xs: 1, sm: 2.5 } },
+} as const;
+
 /** MUI's pagination under a server-paged table, with the platform's page sizes. */
 export function ServerPagination({
   count,
@@ -30,6 +38,7 @@ export function ServerPagination({
       rowsPerPage={pageSize}
       rowsPerPageOptions={rowsPerPageOptions}
       onRowsPerPageChange={(event) => onChange(1, Number(event.target.value))}
+      sx={PHONE_COMPACT}
       {...labels}
     />
   );

@@ -18,6 +18,7 @@ export const texts = {
     vin: 'VIN',
     contract: (number: string) => `договор ${number}`,
     firstCheck: 'при первой проверке',
+    detectedAtCard: (at: string) => `${at} МСК`,
     columns: {
       item: 'Объект',
       type: 'Событие',
@@ -45,6 +46,9 @@ export const texts = {
       runOnly: 'Только одна проверка',
     },
     sortBy: (column: string) => `Сортировать: ${column}`,
+    sortField: 'Сортировка',
+    sortAscending: 'По возрастанию, нажмите для убывания',
+    sortDescending: 'По убыванию, нажмите для возрастания',
     detail: {
       open: 'Подробнее',
       item: 'Объект',

@@ -3,18 +3,15 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { auditActionLabel, auditEntityLabel, describeAuditDetails } from '@pledgewatch/contract';
 import { useState } from 'react';
+import { DateField } from '@/components/ui/date-field';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/features/audit-log/texts';
 import { formatMoscowDateTime } from '@/lib/format';
@@ -22,6 +19,48 @@ import { usePagination } from '@/lib/pagination';
 import { type AuditFilters, auditExportUrl, useAuditFacets, useAuditLog } from '../api/get-audit-log';
 
 const t = texts.auditLog;
+
+type AuditEntry = NonNullable<ReturnType<typeof useAuditLog>['data']>['items'][number];
+
+const AUDIT_COLUMNS: ResponsiveColumn<AuditEntry>[] = [
+  {
+    id: 'when',
+    header: t.when,
+    card: 'secondary',
+    cellSx: { whiteSpace: 'nowrap' },
+    cell: (entry) => formatMoscowDateTime(entry.createdAt),
+  },
+  {
+    id: 'actor',
+    header: t.actor,
+    card: 'title',
+    cell: (entry) =>
+      entry.actor ? (
+        <>
+          {entry.actor.fullName}
+          <Typography variant="body2" color="text.secondary">
+            {entry.actor.email}
+          </Typography>
+        </>
+      ) : (
+        t.system
+      ),
+  },
+  { id: 'action', header: t.action, cell: (entry) => auditActionLabel(entry.action) },
+  { id: 'entity', header: t.entity, cell: (entry) => auditEntityLabel(entry.entity) },
+  {
+    id: 'changes',
+    header: t.changes,
+    card: 'beforeAfter',
+    cell: (entry) =>
+      describeAuditDetails(entry.details).map((line) => (
+        <Typography key={line} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          {line}
+        </Typography>
+      )),
+  },
+];
+
 const NO_FILTERS: AuditFilters = { actorId: '', action: '', entity: '', from: '', to: '' };
 
 /** The organisation's log of actions for its administrators: who changed what, and when. */
@@ -34,6 +73,7 @@ export function AuditLogTable() {
     setFilters((current) => ({ ...current, [key]: event.target.value }));
     setPage(1);
   };
+  const setDate = (key: 'from' | 'to') => (value: string) => setFilter(key)({ target: { value } });
   const select = (key: 'actorId' | 'action' | 'entity', label: string, options: [string, string][]) => (
     <TextField
       select
@@ -70,86 +110,40 @@ export function AuditLogTable() {
           ))}
         </Stack>
       </TableToolbar>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ px: 2, pb: 2, flexWrap: 'wrap', rowGap: 2 }}
-      >
-        {select(
-          'actorId',
-          t.actor,
-          (facets.data?.actors ?? []).map((actor) => [actor.id, actor.fullName || actor.email]),
-        )}
-        {select(
-          'action',
-          t.action,
-          (facets.data?.actions ?? []).map((action) => [action, auditActionLabel(action)]),
-        )}
-        {select(
-          'entity',
-          t.entity,
-          (facets.data?.entities ?? []).map((entity) => [entity, auditEntityLabel(entity)]),
-        )}
-        <TextField
-          size="small"
-          type="date"
-          label={t.from}
-          value={filters.from}
-          onChange={setFilter('from')}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          size="small"
-          type="date"
-          label={t.to}
-          value={filters.to}
-          onChange={setFilter('to')}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-      </Stack>
+      <FilterDrawer activeCount={Object.values(filters).filter(Boolean).length}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ px: 2, pb: 2, flexWrap: 'wrap', rowGap: 2 }}
+        >
+          {select(
+            'actorId',
+            t.actor,
+            (facets.data?.actors ?? []).map((actor) => [actor.id, actor.fullName || actor.email]),
+          )}
+          {select(
+            'action',
+            t.action,
+            (facets.data?.actions ?? []).map((action) => [action, auditActionLabel(action)]),
+          )}
+          {select(
+            'entity',
+            t.entity,
+            (facets.data?.entities ?? []).map((entity) => [entity, auditEntityLabel(entity)]),
+          )}
+          <DateField size="small" label={t.from} value={filters.from} onChange={setDate('from')} />
+          <DateField size="small" label={t.to} value={filters.to} onChange={setDate('to')} />
+        </Stack>
+      </FilterDrawer>
       <TableQueryState query={log} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.when}</TableCell>
-              <TableCell>{t.actor}</TableCell>
-              <TableCell>{t.action}</TableCell>
-              <TableCell>{t.entity}</TableCell>
-              <TableCell>{t.changes}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {log.data?.items.map((entry) => (
-              <TableRow key={entry.id}>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMoscowDateTime(entry.createdAt)}</TableCell>
-                <TableCell>
-                  {entry.actor ? (
-                    <>
-                      {entry.actor.fullName}
-                      <Typography variant="body2" color="text.secondary">
-                        {entry.actor.email}
-                      </Typography>
-                    </>
-                  ) : (
-                    t.system
-                  )}
-                </TableCell>
-                <TableCell>{auditActionLabel(entry.action)}</TableCell>
-                <TableCell>{auditEntityLabel(entry.entity)}</TableCell>
-                <TableCell>
-                  {describeAuditDetails(entry.details).map((line) => (
-                    <Typography key={line} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                      {line}
-                    </Typography>
-                  ))}
-                </TableCell>
-              </TableRow>
-            ))}
-            {log.data && log.data.items.length === 0 && <TableEmptyRow colSpan={5}>{t.empty}</TableEmptyRow>}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={log.data?.items ?? []}
+        columns={AUDIT_COLUMNS}
+        getRowId={(entry) => entry.id}
+        ariaLabel={t.heading}
+        showEmpty={Boolean(log.data)}
+        empty={t.empty}
+      />
       <ServerPagination count={log.data?.total} page={page} pageSize={pageSize} onChange={onChange} />
     </Paper>
   );

@@ -1,12 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
@@ -35,55 +31,63 @@ export function CheckRunSources({ runId }: { runId: string }) {
     );
   }
   return (
-    <Table size="small" aria-label={t.bySource} data-testid="run-sources">
-      <TableHead>
-        <TableRow>
-          <TableCell>{t.source}</TableCell>
-          <TableCell sx={{ minWidth: 200 }}>{t.batches}</TableCell>
-          <TableCell align="right">{t.itemsChecked}</TableCell>
-          <TableCell align="right">{t.findings}</TableCell>
-          <TableCell align="right">{t.events}</TableCell>
-          <TableCell>{t.state}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {sources.map((source) => (
-          <TableRow key={source.type} data-testid={`run-source-${source.type}`}>
-            <TableCell>{source.name}</TableCell>
-            <TableCell>
-              <ProgressBar
-                done={source.batchesDone + source.batchesFailed}
-                total={source.batchesTotal}
-                indeterminate={active && source.batchesTotal === 0}
-                color={source.batchesFailed > 0 ? 'error' : 'primary'}
-                label={t.ofTotal(
-                  formatNumber(source.batchesDone + source.batchesFailed),
-                  formatNumber(source.batchesTotal),
-                )}
-              />
-            </TableCell>
-            <TableCell align="right">{formatNumber(source.itemsChecked)}</TableCell>
-            <TableCell align="right">{formatNumber(source.findings)}</TableCell>
-            <TableCell align="right">{formatNumber(source.events)}</TableCell>
-            <TableCell>
-              {source.batchesFailed > 0 ? (
-                <>
-                  <Chip size="small" color="error" label={t.sourceFailed(source.batchesFailed)} />
-                  {source.lastError && (
-                    <Typography variant="caption" color="error" component="p">
-                      {source.lastError}
-                    </Typography>
-                  )}
-                </>
-              ) : !active || (source.batchesTotal > 0 && source.batchesDone >= source.batchesTotal) ? (
-                <Chip size="small" color="success" variant="outlined" label={t.sourceDone} />
-              ) : (
-                <Chip size="small" variant="outlined" label={t.sourceRunning} />
-              )}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <ResponsiveTable
+      rows={sources}
+      columns={sourceColumns(active)}
+      getRowId={(source) => source.type}
+      ariaLabel={t.bySource}
+      rowOptions={(source) => ({ testId: `run-source-${source.type}` })}
+    />
   );
 }
+
+type RunSource = NonNullable<ReturnType<typeof useCheckRun>['data']>['sources'][number];
+
+const sourceColumns = (active: boolean): ResponsiveColumn<RunSource>[] => [
+  { id: 'source', header: t.source, card: 'title', cell: (source) => source.name },
+  {
+    id: 'batches',
+    header: t.batches,
+    cellSx: { minWidth: 200 },
+    cell: (source) => (
+      <ProgressBar
+        done={source.batchesDone + source.batchesFailed}
+        total={source.batchesTotal}
+        indeterminate={active && source.batchesTotal === 0}
+        color={source.batchesFailed > 0 ? 'error' : 'primary'}
+        label={t.ofTotal(
+          formatNumber(source.batchesDone + source.batchesFailed),
+          formatNumber(source.batchesTotal),
+        )}
+      />
+    ),
+  },
+  {
+    id: 'itemsChecked',
+    header: t.itemsChecked,
+    align: 'right',
+    cell: (source) => formatNumber(source.itemsChecked),
+  },
+  { id: 'findings', header: t.findings, align: 'right', cell: (source) => formatNumber(source.findings) },
+  { id: 'events', header: t.events, align: 'right', cell: (source) => formatNumber(source.events) },
+  {
+    id: 'state',
+    header: t.state,
+    card: 'actions',
+    cell: (source) =>
+      source.batchesFailed > 0 ? (
+        <>
+          <Chip size="small" color="error" label={t.sourceFailed(source.batchesFailed)} />
+          {source.lastError && (
+            <Typography variant="caption" color="error" component="p">
+              {source.lastError}
+            </Typography>
+          )}
+        </>
+      ) : !active || (source.batchesTotal > 0 && source.batchesDone >= source.batchesTotal) ? (
+        <Chip size="small" color="success" variant="outlined" label={t.sourceDone} />
+      ) : (
+        <Chip size="small" variant="outlined" label={t.sourceRunning} />
+      ),
+  },
+];

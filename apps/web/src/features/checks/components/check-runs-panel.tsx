@@ -1,16 +1,11 @@
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { PAGE_SIZE_OPTIONS } from '@/config/constants';
 import { texts } from '@/features/checks/texts';
@@ -18,7 +13,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { usePagination } from '@/lib/pagination';
 import { isRunActive, useCheckRuns } from '../api/get-check-runs';
 import { useStartCheckRun } from '../api/start-check-run';
-import { CheckRunRow } from './check-run-row';
+import { CheckRunDetail, checkRunColumns } from './check-run-columns';
 
 const t = texts.checks.runs;
 
@@ -69,32 +64,21 @@ export function CheckRunsPanel({ canStart }: { canStart: boolean }) {
         )}
       </TableToolbar>
       <TableQueryState query={runs} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox" />
-              <TableCell>{t.createdAt}</TableCell>
-              <TableCell>{t.status}</TableCell>
-              <TableCell>{t.progress}</TableCell>
-              <TableCell align="right">{t.eventsCreated}</TableCell>
-              <TableCell>{t.startedAt}</TableCell>
-              <TableCell>{t.finishedAt}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {items.map((run) => (
-              <CheckRunRow
-                key={run.id}
-                run={run}
-                open={openIds.has(run.id)}
-                onToggle={() => toggle(run.id)}
-              />
-            ))}
-            {runs.data && items.length === 0 && <TableEmptyRow colSpan={7}>{t.empty}</TableEmptyRow>}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={items}
+        columns={checkRunColumns({ isOpen: (run) => openIds.has(run.id), onToggle: (run) => toggle(run.id) })}
+        getRowId={(run) => run.id}
+        ariaLabel={t.heading}
+        rowOptions={(run) => ({
+          testId: 'run-row',
+          data: { status: run.status },
+          sx: { '& > td': { borderBottom: openIds.has(run.id) ? 0 : undefined } },
+        })}
+        detail={(run) => <CheckRunDetail run={run} />}
+        detailOpen={(run) => openIds.has(run.id)}
+        showEmpty={Boolean(runs.data)}
+        empty={t.empty}
+      />
       <ServerPagination
         count={runs.data?.total}
         page={page}

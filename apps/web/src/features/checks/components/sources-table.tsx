@@ -3,18 +3,13 @@ import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ADAPTER_KIND_LABELS, type CacheInvalidateBody, type Source } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/features/checks/texts';
@@ -73,6 +68,117 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
   );
   const reset = (type: CacheInvalidateBody['type'], name: string) => setResetting({ type, name });
   const showActions = canImport || canResetCache;
+  const columns: ResponsiveColumn<Source>[] = [
+    {
+      id: 'name',
+      header: t.name,
+      card: 'title',
+      cell: (source) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {source.name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {source.description}
+          </Typography>
+        </>
+      ),
+    },
+    {
+      id: 'adapter',
+      header: t.adapter,
+      cell: (source) => <Chip size="small" variant="outlined" label={ADAPTER_KIND_LABELS[source.adapter]} />,
+    },
+    {
+      id: 'version',
+      header: t.version,
+      align: 'right',
+      cell: (source) => source.activeVersion ?? texts.common.dash,
+    },
+    {
+      id: 'lastRefresh',
+      header: t.lastRefresh,
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (source) => formatMoscowDateTime(source.lastRefreshAt),
+    },
+    {
+      id: 'records',
+      header: t.records,
+      align: 'right',
+      cell: (source) => (source.recordCount === null ? texts.common.dash : formatNumber(source.recordCount)),
+    },
+    {
+      id: 'p50',
+      header: t.p50,
+      align: 'right',
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (source) => (
+        <Latency item={source.answerP50Ms} batch={source.batchP50Ms} batchItems={source.batchItemsP50} />
+      ),
+    },
+    {
+      id: 'p95',
+      header: t.p95,
+      align: 'right',
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (source) => (
+        <Latency item={source.answerP95Ms} batch={source.batchP95Ms} batchItems={source.batchItemsP50} />
+      ),
+    },
+    {
+      id: 'failures',
+      header: t.failures,
+      cell: (source) =>
+        source.consecutiveFailures > 0 ? (
+          <Tooltip
+            title={[
+              source.lastError,
+              source.lastFailureAt && t.lastFailure(formatMoscowDateTime(source.lastFailureAt)),
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          >
+            <Chip size="small" color="error" label={t.failuresInRow(source.consecutiveFailures)} />
+          </Tooltip>
+        ) : (
+          <Chip size="small" color="success" variant="outlined" label={t.healthy} />
+        ),
+    },
+    ...(showActions
+      ? [
+          {
+            id: 'actions',
+            header: texts.common.actions,
+            align: 'right',
+            card: 'primary',
+            cellSx: { whiteSpace: 'nowrap' },
+            cell: (source) => (
+              <>
+                {canImport && source.adapter === 'dataset' && (
+                  <Button
+                    size="small"
+                    startIcon={<UploadFileOutlinedIcon />}
+                    onClick={() => setImporting(source)}
+                  >
+                    {t.import}
+                  </Button>
+                )}
+                {canResetCache && source.adapter === 'remote' && (
+                  <Button
+                    size="small"
+                    startIcon={<CachedIcon />}
+                    loading={invalidate.isPending && invalidate.variables?.type === source.type}
+                    onClick={() => reset(source.type, source.name)}
+                  >
+                    {t.resetCache}
+                  </Button>
+                )}
+              </>
+            ),
+          } satisfies ResponsiveColumn<Source>,
+        ]
+      : []),
+  ];
 
   return (
     <Paper variant="outlined" component="section" aria-label={t.heading}>
@@ -90,100 +196,13 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
         )}
       </TableToolbar>
       <TableQueryState query={sources} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.name}</TableCell>
-              <TableCell>{t.adapter}</TableCell>
-              <TableCell align="right">{t.version}</TableCell>
-              <TableCell>{t.lastRefresh}</TableCell>
-              <TableCell align="right">{t.records}</TableCell>
-              <TableCell align="right">{t.p50}</TableCell>
-              <TableCell align="right">{t.p95}</TableCell>
-              <TableCell>{t.failures}</TableCell>
-              {showActions && <TableCell align="right">{texts.common.actions}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {sources.data?.items.map((source) => (
-              <TableRow key={source.type} hover data-testid={`source-row-${source.type}`}>
-                <TableCell>
-                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    {source.name}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {source.description}
-                  </Typography>
-                </TableCell>
-                <TableCell>
-                  <Chip size="small" variant="outlined" label={ADAPTER_KIND_LABELS[source.adapter]} />
-                </TableCell>
-                <TableCell align="right">{source.activeVersion ?? texts.common.dash}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatMoscowDateTime(source.lastRefreshAt)}
-                </TableCell>
-                <TableCell align="right">
-                  {source.recordCount === null ? texts.common.dash : formatNumber(source.recordCount)}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Latency
-                    item={source.answerP50Ms}
-                    batch={source.batchP50Ms}
-                    batchItems={source.batchItemsP50}
-                  />
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Latency
-                    item={source.answerP95Ms}
-                    batch={source.batchP95Ms}
-                    batchItems={source.batchItemsP50}
-                  />
-                </TableCell>
-                <TableCell>
-                  {source.consecutiveFailures > 0 ? (
-                    <Tooltip
-                      title={[
-                        source.lastError,
-                        source.lastFailureAt && t.lastFailure(formatMoscowDateTime(source.lastFailureAt)),
-                      ]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    >
-                      <Chip size="small" color="error" label={t.failuresInRow(source.consecutiveFailures)} />
-                    </Tooltip>
-                  ) : (
-                    <Chip size="small" color="success" variant="outlined" label={t.healthy} />
-                  )}
-                </TableCell>
-                {showActions && (
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {canImport && source.adapter === 'dataset' && (
-                      <Button
-                        size="small"
-                        startIcon={<UploadFileOutlinedIcon />}
-                        onClick={() => setImporting(source)}
-                      >
-                        {t.import}
-                      </Button>
-                    )}
-                    {canResetCache && source.adapter === 'remote' && (
-                      <Button
-                        size="small"
-                        startIcon={<CachedIcon />}
-                        loading={invalidate.isPending && invalidate.variables?.type === source.type}
-                        onClick={() => reset(source.type, source.name)}
-                      >
-                        {t.resetCache}
-                      </Button>
-                    )}
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={sources.data?.items ?? []}
+        columns={columns}
+        getRowId={(source) => source.type}
+        ariaLabel={t.heading}
+        rowOptions={(source) => ({ testId: `source-row-${source.type}` })}
+      />
       <ImportDatasetDialog source={importing} onClose={() => setImporting(null)} />
       <ConfirmDialog
         open={resetting !== null}

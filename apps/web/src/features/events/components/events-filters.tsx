@@ -4,6 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
 import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
+import { DateField } from '@/components/ui/date-field';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/features/events/texts';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -50,21 +51,19 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
         value={search}
         onChange={(event) => setSearch(event.target.value)}
       />
-      <TextField
+      <DateField
         size="small"
-        type="date"
         label={t.from}
-        value={/^\d{4}-\d{2}-\d{2}$/.test(view.from) ? view.from : ''}
-        onChange={(event) => onChange({ from: event.target.value })}
-        slotProps={{ inputLabel: { shrink: true } }}
+        value={view.from}
+        max={view.to || undefined}
+        onChange={(value) => onChange({ from: value })}
       />
-      <TextField
+      <DateField
         size="small"
-        type="date"
         label={t.to}
-        value={/^\d{4}-\d{2}-\d{2}$/.test(view.to) ? view.to : ''}
-        onChange={(event) => onChange({ to: event.target.value })}
-        slotProps={{ inputLabel: { shrink: true } }}
+        value={view.to}
+        min={view.from || undefined}
+        onChange={(value) => onChange({ to: value })}
       />
       <TextField
         select

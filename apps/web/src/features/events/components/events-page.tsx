@@ -3,28 +3,31 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
-import type { EventSortKey, MonitoringEvent } from '@pledgewatch/contract';
+import { EVENT_SORT_KEYS, type EventSortKey, type MonitoringEvent } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { CardSortField } from '@/components/ui/card-sort-field';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/features/events/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';
 import { useMarkEventsRead } from '../api/mark-events-read';
+import { eventColumns } from './event-columns';
 import { EventDetailDialog } from './event-detail-dialog';
-import { EventRow } from './event-row';
 import { EventsFilters } from './events-filters';
-import { type EventsView, hasFilters, toEventsQuery, useEventsView } from './use-events-view';
+import {
+  activeFilterCount,
+  hasFilters,
+  naturalOrder,
+  sortChanges,
+  toEventsQuery,
+  useEventsView,
+} from './use-events-view';
 
 const t = texts.events;
 
@@ -38,6 +41,14 @@ export default function EventsPage() {
   const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
 
   const toggle = (event: MonitoringEvent) => mark.mutate({ ids: [event.id], read: !event.read });
+  const sortBy = (column: EventSortKey, order: 'asc' | 'desc') => update(sortChanges(column, order));
+  const columns = eventColumns({
+    isPending: (event) => mark.isPending && (mark.variables?.ids.includes(event.id) ?? false),
+    onToggleRead: toggle,
+    onOpen: setOpened,
+    view,
+    onSort: sortBy,
+  });
 
   return (
     <Page
@@ -65,7 +76,9 @@ export default function EventsPage() {
       }
     >
       <Paper variant="outlined">
-        <EventsFilters view={view} onChange={update} onReset={reset} />
+        <FilterDrawer activeCount={activeFilterCount(view)}>
+          <EventsFilters view={view} onChange={update} onReset={reset} />
+        </FilterDrawer>
         {(view.itemId || view.runId) && (
           <Stack direction="row" spacing={1} sx={{ px: 2, pb: 2 }}>
             {view.itemId && <Chip label={t.filters.itemOnly} onDelete={() => update({ itemId: null })} />}
@@ -73,35 +86,34 @@ export default function EventsPage() {
           </Stack>
         )}
         <TableQueryState query={events} />
-        <TableContainer>
-          <Table size="small" aria-label={t.title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.columns.item}</TableCell>
-                <SortableHeader column="type" view={view} onSort={update} />
-                <SortableHeader column="severity" view={view} onSort={update} />
-                <SortableHeader column="source" view={view} onSort={update} />
-                <TableCell>{t.columns.change}</TableCell>
-                <SortableHeader column="detectedAt" view={view} onSort={update} />
-                <TableCell align="right">{texts.common.actions}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((event) => (
-                <EventRow
-                  key={event.id}
-                  event={event}
-                  pending={mark.isPending && (mark.variables?.ids.includes(event.id) ?? false)}
-                  onToggleRead={toggle}
-                  onOpen={setOpened}
-                />
-              ))}
-              {events.data && items.length === 0 && (
-                <TableEmptyRow colSpan={7}>{hasFilters(view) ? t.emptyFiltered : t.empty}</TableEmptyRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ResponsiveTable
+          rows={items}
+          columns={columns}
+          getRowId={(event) => event.id}
+          ariaLabel={t.title}
+          rowOptions={(event) => ({
+            testId: 'event-row',
+            data: { read: event.read },
+            sx: { '& td': { fontWeight: event.read ? undefined : 700 } },
+          })}
+          showEmpty={Boolean(events.data)}
+          empty={hasFilters(view) ? t.emptyFiltered : t.empty}
+          cardsHeader={
+            // Cards have no column headers: the sort is a field of its own above them.
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', pt: 1.5, pb: 1 }}>
+              <CardSortField
+                label={t.sortField}
+                options={EVENT_SORT_KEYS.map((column) => [column, t.columns[column]] as const)}
+                value={view.sort}
+                order={view.order}
+                ascendingLabel={t.sortAscending}
+                descendingLabel={t.sortDescending}
+                onField={(column) => sortBy(column, naturalOrder(column))}
+                onFlip={() => sortBy(view.sort, view.order === 'asc' ? 'desc' : 'asc')}
+              />
+            </Stack>
+          }
+        />
         <ServerPagination
           count={events.data?.total}
           page={view.page}
@@ -111,41 +123,5 @@ export default function EventsPage() {
       </Paper>
       <EventDetailDialog event={opened} onClose={() => setOpened(null)} />
     </Page>
-  );
-}
-
-/**
- * A column header that sorts the list on the server. A new column starts in its natural direction
- * (time and importance: highest first; type and source: A→Z); the sorted one flips.
- */
-function SortableHeader({
-  column,
-  view,
-  onSort,
-}: {
-  column: EventSortKey;
-  view: EventsView;
-  onSort: (changes: { sort: string | null; order: string | null }) => void;
-}) {
-  const active = view.sort === column;
-  const natural = column === 'detectedAt' || column === 'severity' ? 'desc' : 'asc';
-  const next = active ? (view.order === 'asc' ? 'desc' : 'asc') : natural;
-  return (
-    <TableCell sortDirection={active ? view.order : false}>
-      <TableSortLabel
-        active={active}
-        direction={active ? view.order : natural}
-        onClick={() =>
-          onSort(
-            column === 'detectedAt' && next === 'desc'
-              ? { sort: null, order: null }
-              : { sort: column, order: next },
-          )
-        }
-        aria-label={t.sortBy(t.columns[column])}
-      >
-        {t.columns[column]}
-      </TableSortLabel>
-    </TableCell>
   );
 }

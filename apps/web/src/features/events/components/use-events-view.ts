@@ -119,6 +119,26 @@ export const hasFilters = (view: EventsView): boolean =>
       view.runId,
   );
 
+/** The filters the drawer holds that narrow the list now (item and run show as chips of their own). */
+export const activeFilterCount = (view: EventsView): number =>
+  [
+    view.from,
+    view.to,
+    view.type.length,
+    view.severity.length,
+    view.source.length,
+    view.read !== 'all',
+    view.search,
+  ].filter(Boolean).length;
+
+/** A column's first direction: time and importance highest first, type and source A→Z. */
+export const naturalOrder = (column: EventSortKey): EventsView['order'] =>
+  column === 'detectedAt' || column === 'severity' ? 'desc' : 'asc';
+
+/** The URL change for a sort; the default (newest first) leaves `sort` and `order` out. */
+export const sortChanges = (column: EventSortKey, order: EventsView['order']) =>
+  column === 'detectedAt' && order === 'desc' ? { sort: null, order: null } : { sort: column, order };
+
 export function useEventsView() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => parseEventsView(params), [params]);

@@ -1,19 +1,16 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
-import Skeleton from '@mui/material/Skeleton';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
+import Stack from '@mui/material/Stack';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import { ITEM_ORIGIN_LABELS, type ItemStatus, type MonitoringItem } from '@pledgewatch/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { CardSortField } from '@/components/ui/card-sort-field';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/monitoring-items/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -60,7 +57,16 @@ export function ItemsTable({
   const items = query.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
-  const columns = canWrite ? 9 : 8;
+  const selectPage = (
+    <Checkbox
+      size="small"
+      indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+      checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
+      disabled={pageIds.length === 0}
+      onChange={(event) => onSelect(pageIds, event.target.checked)}
+      slotProps={{ input: { 'aria-label': t.selectPage } }}
+    />
+  );
 
   const sortHeader = (field: ItemSortField, label: string) => (
     <TableSortLabel
@@ -72,6 +78,116 @@ export function ItemsTable({
     </TableSortLabel>
   );
 
+  const identifierLabel = view.entity === 'vin' ? t.vin : t.document;
+  const sortOptions: [ItemSortField, string][] = [
+    ['createdAt', t.added],
+    ['identifier', identifierLabel],
+    ['label', t.label],
+    ['contractNumber', t.contractNumber],
+    ['lastCheckedAt', t.lastCheckedAt],
+  ];
+  const columns: ResponsiveColumn<MonitoringItem>[] = [
+    ...(canWrite
+      ? [
+          {
+            id: 'select',
+            header: selectPage,
+            padding: 'checkbox',
+            card: 'leading',
+            stopClick: true,
+            cell: (item) => (
+              <Checkbox
+                size="small"
+                checked={selected.has(item.id)}
+                onChange={(event) => onSelect([item.id], event.target.checked)}
+                slotProps={{ input: { 'aria-label': t.selectItem(item.displayIdentifier) } }}
+              />
+            ),
+          } satisfies ResponsiveColumn<MonitoringItem>,
+        ]
+      : []),
+    {
+      id: 'identifier',
+      header: sortHeader('identifier', identifierLabel),
+      label: identifierLabel,
+      card: 'title',
+      cell: (item) => (
+        <IdentifierCell
+          displayIdentifier={item.displayIdentifier}
+          vin={item.vin}
+          documentTypeLabel={item.documentTypeLabel}
+        />
+      ),
+    },
+    {
+      id: 'label',
+      header: sortHeader('label', t.label),
+      label: t.label,
+      sx: NOT_PHONE,
+      cellSx: { maxWidth: 240, overflowWrap: 'break-word' },
+      cell: (item) => <Box sx={{ minWidth: 110 }}>{item.label ?? texts.common.dash}</Box>,
+      cardCell: (item) => item.label ?? texts.common.dash,
+    },
+    {
+      id: 'contractNumber',
+      header: sortHeader('contractNumber', t.contractNumber),
+      label: t.contractNumber,
+      sx: WIDE,
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (item) => item.contractNumber ?? texts.common.dash,
+    },
+    {
+      id: 'pledgorName',
+      header: t.pledgorName,
+      sx: WIDE,
+      cellSx: { maxWidth: 240, overflowWrap: 'break-word' },
+      cell: (item) => <Box sx={{ minWidth: 130 }}>{item.pledgorName ?? texts.common.dash}</Box>,
+      cardCell: (item) => item.pledgorName ?? texts.common.dash,
+    },
+    { id: 'status', header: t.status, cell: (item) => <ItemStatusChip status={item.status} /> },
+    {
+      id: 'createdAt',
+      header: sortHeader('createdAt', t.added),
+      label: t.added,
+      sx: WIDE,
+      card: 'secondary',
+      cell: (item) => (
+        <>
+          <Typography variant="body2">{ITEM_ORIGIN_LABELS[item.origin]}</Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(item.createdAt)}
+          </Typography>
+        </>
+      ),
+      cardCell: (item) => t.addedCard(ITEM_ORIGIN_LABELS[item.origin], formatDateTime(item.createdAt)),
+    },
+    {
+      id: 'lastCheckedAt',
+      header: sortHeader('lastCheckedAt', t.lastCheckedAt),
+      label: t.lastCheckedAt,
+      sx: WIDE,
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (item) => (item.lastCheckedAt ? formatDateTime(item.lastCheckedAt) : t.neverChecked),
+    },
+    {
+      id: 'actions',
+      header: '',
+      align: 'right',
+      card: 'actions',
+      stopClick: true,
+      sx: { width: 56 },
+      cell: (item) => (
+        <ItemActionsMenu
+          item={item}
+          canWrite={canWrite}
+          onOpen={() => onOpen(item)}
+          onEdit={() => onEdit(item)}
+          onStatus={(status) => onStatus(item, status)}
+        />
+      ),
+    },
+  ];
+
   return (
     <>
       <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
@@ -80,114 +196,45 @@ export function ItemsTable({
           {getErrorMessage(query.error)}
         </Alert>
       )}
-      <TableContainer>
-        <Table
-          size="small"
-          aria-label={view.entity === 'vin' ? t.tableVin : t.tableDocuments}
-          sx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
-        >
-          <TableHead>
-            <TableRow>
-              {canWrite && (
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
-                    checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
-                    disabled={pageIds.length === 0}
-                    onChange={(event) => onSelect(pageIds, event.target.checked)}
-                    slotProps={{ input: { 'aria-label': t.selectPage } }}
-                  />
-                </TableCell>
-              )}
-              <TableCell>{sortHeader('identifier', view.entity === 'vin' ? t.vin : t.document)}</TableCell>
-              <TableCell sx={NOT_PHONE}>{sortHeader('label', t.label)}</TableCell>
-              <TableCell sx={WIDE}>{sortHeader('contractNumber', t.contractNumber)}</TableCell>
-              <TableCell sx={WIDE}>{t.pledgorName}</TableCell>
-              <TableCell>{t.status}</TableCell>
-              <TableCell sx={WIDE}>{sortHeader('createdAt', t.added)}</TableCell>
-              <TableCell sx={WIDE}>{sortHeader('lastCheckedAt', t.lastCheckedAt)}</TableCell>
-              <TableCell align="right" sx={{ width: 56 }} aria-label={texts.common.actions} />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {query.isPending &&
-              Array.from({ length: SKELETON_ROWS }, (_, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                <TableRow key={index}>
-                  <TableCell colSpan={columns}>
-                    <Skeleton height={32} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            {items.map((item) => (
-              <TableRow
-                key={item.id}
-                hover
-                selected={selected.has(item.id)}
-                data-testid="item-row"
-                onClick={() => onOpen(item)}
-                sx={{ cursor: 'pointer' }}
-              >
-                {canWrite && (
-                  <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
-                    <Checkbox
-                      size="small"
-                      checked={selected.has(item.id)}
-                      onChange={(event) => onSelect([item.id], event.target.checked)}
-                      slotProps={{ input: { 'aria-label': t.selectItem(item.displayIdentifier) } }}
-                    />
-                  </TableCell>
-                )}
-                <TableCell>
-                  <IdentifierCell
-                    displayIdentifier={item.displayIdentifier}
-                    vin={item.vin}
-                    documentTypeLabel={item.documentTypeLabel}
-                  />
-                </TableCell>
-                <TableCell sx={{ ...NOT_PHONE, maxWidth: 240, overflowWrap: 'break-word' }}>
-                  <Box sx={{ minWidth: 110 }}>{item.label ?? texts.common.dash}</Box>
-                </TableCell>
-                <TableCell sx={{ ...WIDE, whiteSpace: 'nowrap' }}>
-                  {item.contractNumber ?? texts.common.dash}
-                </TableCell>
-                <TableCell sx={{ ...WIDE, maxWidth: 240, overflowWrap: 'break-word' }}>
-                  <Box sx={{ minWidth: 130 }}>{item.pledgorName ?? texts.common.dash}</Box>
-                </TableCell>
-                <TableCell>
-                  <ItemStatusChip status={item.status} />
-                </TableCell>
-                <TableCell sx={WIDE}>
-                  <Typography variant="body2">{ITEM_ORIGIN_LABELS[item.origin]}</Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatDateTime(item.createdAt)}
-                  </Typography>
-                </TableCell>
-                <TableCell sx={{ ...WIDE, whiteSpace: 'nowrap' }}>
-                  {item.lastCheckedAt ? formatDateTime(item.lastCheckedAt) : t.neverChecked}
-                </TableCell>
-                <TableCell align="right" onClick={(event) => event.stopPropagation()}>
-                  <ItemActionsMenu
-                    item={item}
-                    canWrite={canWrite}
-                    onOpen={() => onOpen(item)}
-                    onEdit={() => onEdit(item)}
-                    onStatus={(status) => onStatus(item, status)}
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-            {query.isSuccess && items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns} sx={{ py: 5, textAlign: 'center', color: 'text.secondary' }}>
-                  {empty}
-                </TableCell>
-              </TableRow>
+      <ResponsiveTable
+        rows={items}
+        columns={columns}
+        getRowId={(item) => item.id}
+        ariaLabel={view.entity === 'vin' ? t.tableVin : t.tableDocuments}
+        rowOptions={(item) => ({
+          testId: 'item-row',
+          selected: selected.has(item.id),
+          onClick: () => onOpen(item),
+        })}
+        loading={query.isPending}
+        skeletonRows={SKELETON_ROWS}
+        showEmpty={query.isSuccess}
+        empty={empty}
+        cardsHeader={
+          // Cards have no column headers: the sort and «select the page» sit above them.
+          <Stack
+            direction="row"
+            useFlexGap
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', pt: 1.5, pb: 1 }}
+          >
+            <CardSortField
+              label={t.sortBy}
+              options={sortOptions}
+              value={view.sort}
+              order={view.order}
+              ascendingLabel={t.sortAscending}
+              descendingLabel={t.sortDescending}
+              onField={onSort}
+              onFlip={() => onSort(view.sort)}
+            />
+            {canWrite && pageIds.length > 0 && (
+              <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0, flexShrink: 0 }} />
             )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+          </Stack>
+        }
+        tableSx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
+      />
       <ServerPagination
         count={query.data?.total}
         page={view.page}

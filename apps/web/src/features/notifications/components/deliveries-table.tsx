@@ -1,15 +1,10 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
+import Box from '@mui/material/Box';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -21,8 +16,10 @@ import {
   NOTIFICATION_METHOD_LABELS,
 } from '@pledgewatch/contract';
 import { useState } from 'react';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/features/notifications/texts';
 import { formatDateTime } from '@/lib/format';
@@ -60,6 +57,89 @@ function describeEvent(delivery: Delivery): string {
  * Every delivery of the organisation, newest first, paged and filtered on the server; the status
  * filter and the page live in the URL (`?deliveryStatus=failed` opens the failed ones).
  */
+const DELIVERY_COLUMNS: ResponsiveColumn<Delivery>[] = [
+  {
+    id: 'createdAt',
+    header: t.createdAt,
+    card: 'secondary',
+    cellSx: { whiteSpace: 'nowrap' },
+    cell: (delivery) => (
+      <>
+        {formatDateTime(delivery.createdAt)}
+        {delivery.sentAt && (
+          <Typography variant="body2" color="text.secondary">
+            {t.sentAt(formatDateTime(delivery.sentAt))}
+          </Typography>
+        )}
+      </>
+    ),
+    cardCell: (delivery) =>
+      [formatDateTime(delivery.createdAt), delivery.sentAt && t.sentAt(formatDateTime(delivery.sentAt))]
+        .filter(Boolean)
+        .join(' · '),
+  },
+  {
+    id: 'rule',
+    header: t.rule,
+    card: 'title',
+    cell: (delivery) => (
+      <>
+        {delivery.ruleName}
+        <Typography variant="body2" color="text.secondary">
+          {NOTIFICATION_METHOD_LABELS[delivery.method]}
+        </Typography>
+      </>
+    ),
+  },
+  {
+    id: 'recipient',
+    header: t.recipient,
+    cellSx: { minWidth: 200, maxWidth: 280, overflowWrap: 'anywhere' },
+    cell: (delivery) => delivery.recipient,
+  },
+  {
+    id: 'event',
+    header: t.event,
+    cell: (delivery) => (
+      <>
+        {describeEvent(delivery)}
+        {delivery.event?.label && (
+          <Typography variant="body2" color="text.secondary">
+            {delivery.event.label}
+          </Typography>
+        )}
+      </>
+    ),
+  },
+  {
+    id: 'status',
+    header: t.status,
+    cellSx: { whiteSpace: 'nowrap' },
+    cell: (delivery) => (
+      <>
+        <Chip
+          size="small"
+          color={STATUS_COLORS[delivery.status]}
+          label={DELIVERY_STATUS_LABELS[delivery.status]}
+        />
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {t.triesValue(delivery.attempts, delivery.maxAttempts)}
+        </Typography>
+      </>
+    ),
+  },
+  {
+    id: 'lastError',
+    header: t.lastError,
+    cellSx: { maxWidth: 280, overflowWrap: 'anywhere' },
+    cell: (delivery) => (
+      <Box component="span" sx={{ color: delivery.lastError ? 'error.main' : 'text.secondary' }}>
+        {delivery.lastError ?? texts.common.dash}
+      </Box>
+    ),
+  },
+];
+
 export function DeliveriesTable() {
   const { view, update } = useDeliveriesView();
   const { status, page, pageSize } = view;
@@ -76,115 +156,59 @@ export function DeliveriesTable() {
   return (
     <Paper variant="outlined">
       <TableToolbar title={t.heading} hint={t.hint} rowFrom="md">
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <TextField
-            select
-            size="small"
-            label={t.status}
-            value={status}
-            onChange={(event) => update({ status: event.target.value as DeliveryStatus | '', page: 1 })}
-            sx={{ minWidth: 180 }}
-          >
-            <MenuItem value="">{t.allStatuses}</MenuItem>
-            {DELIVERY_STATUSES.map((item) => (
-              <MenuItem key={item} value={item}>
-                {DELIVERY_STATUS_LABELS[item]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
-            label={t.rule}
-            value={ruleId}
-            onChange={(event) => {
-              setRuleId(event.target.value);
-              update({ page: 1 });
-            }}
-            sx={{ minWidth: 220 }}
-          >
-            <MenuItem value="">{t.allRules}</MenuItem>
-            {rules.data?.items.map((rule) => (
-              <MenuItem key={rule.id} value={rule.id}>
-                {rule.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Tooltip title={t.refresh}>
-            <IconButton aria-label={t.refresh} onClick={() => void deliveries.refetch()}>
-              <RefreshIcon />
-            </IconButton>
-          </Tooltip>
-        </Stack>
+        <FilterDrawer activeCount={[status, ruleId].filter(Boolean).length}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+            <TextField
+              select
+              size="small"
+              label={t.status}
+              value={status}
+              onChange={(event) => update({ status: event.target.value as DeliveryStatus | '', page: 1 })}
+              sx={{ minWidth: 180 }}
+            >
+              <MenuItem value="">{t.allStatuses}</MenuItem>
+              {DELIVERY_STATUSES.map((item) => (
+                <MenuItem key={item} value={item}>
+                  {DELIVERY_STATUS_LABELS[item]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label={t.rule}
+              value={ruleId}
+              onChange={(event) => {
+                setRuleId(event.target.value);
+                update({ page: 1 });
+              }}
+              sx={{ minWidth: 220 }}
+            >
+              <MenuItem value="">{t.allRules}</MenuItem>
+              {rules.data?.items.map((rule) => (
+                <MenuItem key={rule.id} value={rule.id}>
+                  {rule.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Tooltip title={t.refresh}>
+              <IconButton aria-label={t.refresh} onClick={() => void deliveries.refetch()}>
+                <RefreshIcon />
+              </IconButton>
+            </Tooltip>
+          </Stack>
+        </FilterDrawer>
       </TableToolbar>
       <TableQueryState query={deliveries} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.createdAt}</TableCell>
-              <TableCell>{t.rule}</TableCell>
-              <TableCell>{t.recipient}</TableCell>
-              <TableCell>{t.event}</TableCell>
-              <TableCell>{t.status}</TableCell>
-              <TableCell>{t.lastError}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {deliveries.data?.items.map((delivery) => (
-              <TableRow key={delivery.id} hover data-testid="delivery-row">
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(delivery.createdAt)}
-                  {delivery.sentAt && (
-                    <Typography variant="body2" color="text.secondary">
-                      {t.sentAt(formatDateTime(delivery.sentAt))}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {delivery.ruleName}
-                  <Typography variant="body2" color="text.secondary">
-                    {NOTIFICATION_METHOD_LABELS[delivery.method]}
-                  </Typography>
-                </TableCell>
-                <TableCell sx={{ minWidth: 200, maxWidth: 280, overflowWrap: 'anywhere' }}>
-                  {delivery.recipient}
-                </TableCell>
-                <TableCell>
-                  {describeEvent(delivery)}
-                  {delivery.event?.label && (
-                    <Typography variant="body2" color="text.secondary">
-                      {delivery.event.label}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <Chip
-                    size="small"
-                    color={STATUS_COLORS[delivery.status]}
-                    label={DELIVERY_STATUS_LABELS[delivery.status]}
-                  />
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                    {t.triesValue(delivery.attempts, delivery.maxAttempts)}
-                  </Typography>
-                </TableCell>
-                <TableCell
-                  sx={{
-                    maxWidth: 280,
-                    color: delivery.lastError ? 'error.main' : 'text.secondary',
-                    overflowWrap: 'anywhere',
-                  }}
-                >
-                  {delivery.lastError ?? texts.common.dash}
-                </TableCell>
-              </TableRow>
-            ))}
-            {deliveries.data && deliveries.data.items.length === 0 && (
-              <TableEmptyRow colSpan={6}>{filtered ? t.emptyFiltered : t.empty}</TableEmptyRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={deliveries.data?.items ?? []}
+        columns={DELIVERY_COLUMNS}
+        getRowId={(delivery) => delivery.id}
+        ariaLabel={t.heading}
+        rowOptions={() => ({ testId: 'delivery-row' })}
+        showEmpty={Boolean(deliveries.data)}
+        empty={filtered ? t.emptyFiltered : t.empty}
+      />
       <ServerPagination
         count={deliveries.data?.total}
         page={page}

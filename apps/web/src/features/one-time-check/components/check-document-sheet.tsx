@@ -16,6 +16,22 @@ const t = texts.oneTimeCheck.document;
 
 const STATUS_COLORS = { ok: 'success.main', failed: 'error.main', skipped: 'text.secondary' } as const;
 
+/**
+ * On a phone the sources table becomes one block per source (name and status, then the answer),
+ * so the document fits 390 px without scrolling sideways; paper keeps the table.
+ */
+const SOURCES_TABLE = {
+  '& th': { fontWeight: 700 },
+  overflowWrap: 'anywhere',
+  '@media screen and (max-width: 599.95px)': {
+    '& thead': { display: 'none' },
+    '& tbody, & tr': { display: 'block' },
+    '& tr': { py: 1, borderBottom: '1px solid #d0d0d0' },
+    '& td': { display: 'inline-block', border: 'none', width: 'auto !important', py: 0.25 },
+    '& td:last-of-type': { display: 'block' },
+  },
+} as const;
+
 /** The printable check document: an A4 sheet on screen, the bare page on paper. */
 export function CheckDocumentSheet({ document }: { document: OneTimeCheckDocument }) {
   return (
@@ -91,7 +107,7 @@ export function CheckDocumentSheet({ document }: { document: OneTimeCheckDocumen
       </Typography>
 
       <Box sx={{ overflowX: 'auto', '@media print': { overflow: 'visible' } }}>
-        <Table size="small" aria-label={t.sourcesHeading} sx={{ '& th': { fontWeight: 700 }, minWidth: 340 }}>
+        <Table size="small" aria-label={t.sourcesHeading} sx={SOURCES_TABLE}>
           <TableHead>
             <TableRow>
               <TableCell sx={{ width: '32%' }}>{t.source}</TableCell>

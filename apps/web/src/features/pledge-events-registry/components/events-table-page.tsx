@@ -24,6 +24,7 @@ import {
 } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { DateField } from '@/components/ui/date-field';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -121,25 +122,19 @@ export default function EventsTablePage() {
             </TextField>
           </Grid>
           <Grid size={{ xs: 6, md: 2 }}>
-            <TextField
+            <DateField
               size="small"
-              type="date"
-              fullWidth
               label={t.filters.from}
-              slotProps={{ inputLabel: { shrink: true } }}
               value={filters.from ?? ''}
-              onChange={(event) => set({ from: event.target.value || undefined })}
+              onChange={(value) => set({ from: value || undefined })}
             />
           </Grid>
           <Grid size={{ xs: 6, md: 2 }}>
-            <TextField
+            <DateField
               size="small"
-              type="date"
-              fullWidth
               label={t.filters.to}
-              slotProps={{ inputLabel: { shrink: true } }}
               value={filters.to ?? ''}
-              onChange={(event) => set({ to: event.target.value || undefined })}
+              onChange={(value) => set({ to: value || undefined })}
             />
           </Grid>
           <Grid size={{ xs: 12, md: 4 }}>

@@ -37,6 +37,7 @@ import {
 } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
+import { FormDateField } from '@/components/ui/form-date-field';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/pledge-upload-events/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
@@ -232,15 +233,12 @@ export default function UploadEventsFormPage() {
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-              <TextField
-                {...register('notificationDate')}
-                type="date"
+              <FormDateField
+                control={control}
+                name="notificationDate"
                 label={t.notificationDate}
-                fullWidth
                 required
-                slotProps={{ inputLabel: { shrink: true } }}
-                error={Boolean(errors.notificationDate)}
-                helperText={errors.notificationDate?.message}
+                error={errors.notificationDate?.message}
               />
             </Grid>
           </Grid>
@@ -280,26 +278,20 @@ export default function UploadEventsFormPage() {
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 4, md: 3 }}>
-                <TextField
-                  {...register('contract.date')}
-                  type="date"
+                <FormDateField
+                  control={control}
+                  name="contract.date"
                   label={t.contractDate}
-                  fullWidth
                   required
-                  slotProps={{ inputLabel: { shrink: true } }}
-                  error={Boolean(errors.contract?.date)}
-                  helperText={errors.contract?.date?.message}
+                  error={errors.contract?.date?.message}
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 4, md: 3 }}>
-                <TextField
-                  {...register('contract.endDate')}
-                  type="date"
+                <FormDateField
+                  control={control}
+                  name="contract.endDate"
                   label={t.contractEndDate}
-                  fullWidth
-                  slotProps={{ inputLabel: { shrink: true } }}
-                  error={Boolean(errors.contract?.endDate)}
-                  helperText={errors.contract?.endDate?.message}
+                  error={errors.contract?.endDate?.message}
                 />
               </Grid>
             </Grid>
@@ -445,16 +437,15 @@ function PartyFields({
             {field('lastName', t.lastName, { xs: 12, sm: 4, md: 4 }, { required: true })}
             {field('firstName', t.firstName, { xs: 12, sm: 4, md: 4 }, { required: true })}
             {field('middleName', t.middleName, { xs: 12, sm: 4, md: 4 })}
-            {field(
-              'birthDate',
-              t.birthDate,
-              { xs: 12, sm: 4, md: 3 },
-              {
-                type: 'date',
-                required: true,
-                slotProps: { inputLabel: { shrink: true } },
-              },
-            )}
+            <Grid size={{ xs: 12, sm: 4, md: 3 }}>
+              <FormDateField
+                control={control}
+                name={`${side}.birthDate`}
+                label={t.birthDate}
+                required
+                error={e?.birthDate?.message}
+              />
+            </Grid>
             <Grid size={{ xs: 12, sm: 4, md: 4 }}>
               <Controller
                 control={control}

@@ -35,6 +35,7 @@ import {
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
+import { DateField } from '@/components/ui/date-field';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
@@ -251,31 +252,27 @@ export default function ReportPage() {
                   ))}
                 </ToggleButtonGroup>
                 <Stack direction="row" spacing={1}>
-                  <TextField
-                    type="date"
+                  <DateField
                     sx={{ flex: 1, minWidth: 0 }}
                     size="small"
                     label={t.from}
                     value={form.from}
                     disabled={form.allTime}
-                    onChange={(event) => {
+                    onChange={(value) => {
                       setPreset(null);
-                      set({ from: event.target.value });
+                      set({ from: value });
                     }}
-                    slotProps={{ inputLabel: { shrink: true } }}
                   />
-                  <TextField
-                    type="date"
+                  <DateField
                     sx={{ flex: 1, minWidth: 0 }}
                     size="small"
                     label={t.to}
                     value={form.to}
                     disabled={form.allTime}
-                    onChange={(event) => {
+                    onChange={(value) => {
                       setPreset(null);
-                      set({ to: event.target.value });
+                      set({ to: value });
                     }}
-                    slotProps={{ inputLabel: { shrink: true } }}
                   />
                 </Stack>
                 {form.kind === 'uploads' ? (

@@ -56,9 +56,9 @@ describe('statistics route', () => {
     ]);
     expect(textsOf(html, 'h1')).toEqual(['Статистика']);
     const text = visibleText(html);
-    // The rendered page must match the request: dates from the URL, not the default 30 days.
-    expect(html).toContain('value="2026-03-01"');
-    expect(html).toContain('value="2026-03-02"');
+    // The rendered page must match the request: dates from the URL (shown ДД.ММ.ГГГГ), not the default 30 days.
+    expect(html).toContain('value="01.03.2026"');
+    expect(html).toContain('value="02.03.2026"');
     expect(text).not.toContain('За этот период данных нет');
     expect(text).toContain('Событий всего 6');
     expect(text).toContain('В конце периода 23 В начале периода 17');

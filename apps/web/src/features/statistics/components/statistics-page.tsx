@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { STATISTICS_GROUPINGS, type StatisticsGrouping } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { EventTypeSelect, SourceSelect } from '@/components/events/event-filter-selects';
+import { DateField } from '@/components/ui/date-field';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
@@ -87,23 +88,21 @@ export default function StatisticsPage() {
               ))}
             </ToggleButtonGroup>
             <Stack direction="row" spacing={1}>
-              <TextField
-                type="date"
+              <DateField
                 sx={{ flex: 1, minWidth: 0 }}
                 size="small"
                 label={t.from}
                 value={view.from}
-                onChange={(event) => event.target.value && setDate('from', event.target.value)}
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: view.to } }}
+                max={view.to}
+                onChange={(value) => value && setDate('from', value)}
               />
-              <TextField
-                type="date"
+              <DateField
                 sx={{ flex: 1, minWidth: 0 }}
                 size="small"
                 label={t.to}
                 value={view.to}
-                onChange={(event) => event.target.value && setDate('to', event.target.value)}
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: view.from } }}
+                min={view.from}
+                onChange={(value) => value && setDate('to', value)}
               />
             </Stack>
             <ToggleButtonGroup

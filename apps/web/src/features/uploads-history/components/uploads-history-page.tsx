@@ -5,14 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -26,7 +19,9 @@ import {
 } from '@pledgewatch/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, Link as RouterLink, useSearchParams } from 'react-router';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
@@ -101,51 +96,60 @@ export default function UploadsHistoryPage() {
       }
     >
       <Paper variant="outlined">
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ p: 2, alignItems: { sm: 'center' } }}
+        <FilterDrawer
+          activeCount={[query.kind, query.status].filter(Boolean).length}
+          aside={
+            <Typography variant="body2" color="text.secondary">
+              {t.timeZone}
+            </Typography>
+          }
         >
-          <TextField
-            select
-            size="small"
-            label={t.kind}
-            value={query.kind ?? ''}
-            onChange={(event) => update({ kind: event.target.value, page: 1 })}
-            sx={{ width: { sm: 240 } }}
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ p: 2, alignItems: { sm: 'center' } }}
           >
-            <MenuItem value="">{t.allKinds}</MenuItem>
-            {UPLOAD_KINDS.map((kind) => (
-              <MenuItem key={kind} value={kind}>
-                {UPLOAD_KIND_LABELS[kind]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
-            label={t.status}
-            value={query.status ?? ''}
-            onChange={(event) => update({ status: event.target.value, page: 1 })}
-            sx={{ width: { sm: 300 } }}
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          >
-            <MenuItem value="">{t.allStatuses}</MenuItem>
-            {UPLOAD_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {UPLOAD_STATUS_LABELS[status]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Typography
-            variant="body2"
-            color="text.secondary"
-            sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}
-          >
-            {t.timeZone}
-          </Typography>
-        </Stack>
+            <TextField
+              select
+              size="small"
+              label={t.kind}
+              value={query.kind ?? ''}
+              onChange={(event) => update({ kind: event.target.value, page: 1 })}
+              sx={{ width: { sm: 240 } }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">{t.allKinds}</MenuItem>
+              {UPLOAD_KINDS.map((kind) => (
+                <MenuItem key={kind} value={kind}>
+                  {UPLOAD_KIND_LABELS[kind]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label={t.status}
+              value={query.status ?? ''}
+              onChange={(event) => update({ status: event.target.value, page: 1 })}
+              sx={{ width: { sm: 300 } }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">{t.allStatuses}</MenuItem>
+              {UPLOAD_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {UPLOAD_STATUS_LABELS[status]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}
+            >
+              {t.timeZone}
+            </Typography>
+          </Stack>
+        </FilterDrawer>
         <Box sx={{ height: 2 }}>
           {uploads.isFetching && !uploads.isPending && <LinearProgress sx={{ height: 2 }} />}
         </Box>
@@ -154,42 +158,17 @@ export default function UploadsHistoryPage() {
             {getErrorMessage(uploads.error)}
           </Alert>
         )}
-        <TableContainer>
-          <Table size="small" aria-label={t.title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.file}</TableCell>
-                <TableCell sx={WIDE}>{t.author}</TableCell>
-                <TableCell>{t.status}</TableCell>
-                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.rows}</TableCell>
-                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.accepted}</TableCell>
-                <TableCell sx={{ ...WIDE, ...NUMBER }}>{t.duplicates}</TableCell>
-                <TableCell sx={NUMBER}>{t.rejected}</TableCell>
-                <TableCell>{t.errorFile}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {uploads.isPending &&
-                [0, 1, 2].map((index) => (
-                  <TableRow key={index}>
-                    <TableCell colSpan={8}>
-                      <Skeleton height={32} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              {uploads.data?.items.map((upload) => (
-                <UploadRow key={upload.id} upload={upload} />
-              ))}
-              {uploads.data && uploads.data.items.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={8} sx={{ py: 5, textAlign: 'center', color: 'text.secondary' }}>
-                    {filtered ? t.emptyFiltered : t.empty}
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ResponsiveTable
+          rows={uploads.data?.items ?? []}
+          columns={UPLOAD_COLUMNS}
+          getRowId={(upload) => upload.id}
+          ariaLabel={t.title}
+          rowOptions={(upload) => ({ testId: 'upload-row', data: { 'upload-id': upload.id } })}
+          loading={uploads.isPending}
+          skeletonRows={3}
+          showEmpty={Boolean(uploads.data)}
+          empty={filtered ? t.emptyFiltered : t.empty}
+        />
         <ServerPagination
           count={uploads.data?.total}
           page={query.page}
@@ -205,73 +184,119 @@ export default function UploadsHistoryPage() {
 
 const RUNNING: readonly UploadStatus[] = ['received', 'validating', 'importing'];
 
-function UploadRow({ upload }: { upload: Upload }) {
+const uploadHref = (upload: Upload) => {
+  // Every upload reopens on its own upload screen (to confirm a checked file or see its result).
+  const screen = upload.kind === 'items' ? paths.monitoringUploadTable : paths.pledgesUploadEventsTable;
+  return `${screen.getHref()}?${new URLSearchParams({ upload: upload.id })}`;
+};
+
+function UploadStatusCell({ upload }: { upload: Upload }) {
   const running = RUNNING.includes(upload.status);
   const percent =
     upload.status === 'importing'
       ? Math.min(100, Math.round((upload.progress.rowsProcessed / Math.max(upload.counts.rows, 1)) * 100))
       : upload.progress.percent;
-  // Every upload reopens on its own upload screen (to confirm a checked file or see its result).
-  const screen = upload.kind === 'items' ? paths.monitoringUploadTable : paths.pledgesUploadEventsTable;
-  const href = `${screen.getHref()}?${new URLSearchParams({ upload: upload.id })}`;
-
   return (
-    <TableRow hover data-testid="upload-row" data-upload-id={upload.id}>
-      <TableCell sx={{ maxWidth: 320 }}>
+    <Stack spacing={0.75}>
+      <Box>
+        <UploadStatusChip status={upload.status} label={upload.statusLabel} />
+      </Box>
+      {running && (
+        <LinearProgress
+          variant={percent === null ? 'indeterminate' : 'determinate'}
+          value={percent ?? undefined}
+          aria-label={t.progress(upload.fileName)}
+          sx={{ height: 6, borderRadius: 3 }}
+        />
+      )}
+      {upload.status === 'failed' && upload.errorMessage && (
+        <Typography variant="caption" color="error">
+          {upload.errorMessage}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+const count = (value: number) => formatNumber(value);
+
+const UPLOAD_COLUMNS: ResponsiveColumn<Upload>[] = [
+  {
+    id: 'file',
+    header: t.file,
+    card: 'title',
+    cellSx: { maxWidth: 320 },
+    cell: (upload) => (
+      <>
         <Link
           component={RouterLink}
-          to={href}
-          sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: 150 }}
+          to={uploadHref(upload)}
+          sx={{ overflowWrap: 'anywhere', fontWeight: 500, display: 'inline-block', minWidth: { sm: 150 } }}
         >
           {upload.fileName}
         </Link>
         <Typography variant="caption" color="text.secondary" component="div">
           {`${formatMoscowDateTime(upload.createdAt)} · ${UPLOAD_KIND_LABELS[upload.kind]}`}
         </Typography>
-      </TableCell>
-      <TableCell sx={WIDE}>{upload.author?.fullName ?? texts.common.dash}</TableCell>
-      <TableCell sx={{ minWidth: 160 }}>
-        <Stack spacing={0.75}>
-          <Box>
-            <UploadStatusChip status={upload.status} label={upload.statusLabel} />
-          </Box>
-          {running && (
-            <LinearProgress
-              variant={percent === null ? 'indeterminate' : 'determinate'}
-              value={percent ?? undefined}
-              aria-label={t.progress(upload.fileName)}
-              sx={{ height: 6, borderRadius: 3 }}
-            />
-          )}
-          {upload.status === 'failed' && upload.errorMessage && (
-            <Typography variant="caption" color="error">
-              {upload.errorMessage}
-            </Typography>
-          )}
-        </Stack>
-      </TableCell>
-      <TableCell sx={{ ...WIDE, ...NUMBER }}>{formatNumber(upload.counts.rows)}</TableCell>
-      <TableCell sx={{ ...WIDE, ...NUMBER }}>
-        {formatNumber(upload.counts.accepted + upload.counts.restored)}
-      </TableCell>
-      <TableCell sx={{ ...WIDE, ...NUMBER }}>{formatNumber(upload.counts.duplicates)}</TableCell>
-      <TableCell sx={{ ...NUMBER, color: upload.counts.rejected > 0 ? 'error.main' : undefined }}>
-        {formatNumber(upload.counts.rejected)}
-      </TableCell>
-      <TableCell>
-        {upload.counts.rejected > 0 ? (
-          // The links may stack: on one line they pushed the table past its box at 1400 px.
-          <UploadFileLinks
-            uploadId={upload.id}
-            label={(format) => format}
-            ariaLabel={(format) => t.errorFileLink(format, upload.fileName)}
-          />
-        ) : (
-          <Typography variant="body2" color="text.secondary">
-            {texts.common.dash}
-          </Typography>
-        )}
-      </TableCell>
-    </TableRow>
-  );
-}
+      </>
+    ),
+  },
+  {
+    id: 'author',
+    header: t.author,
+    sx: WIDE,
+    card: 'secondary',
+    cell: (upload) => upload.author?.fullName ?? texts.common.dash,
+  },
+  {
+    id: 'status',
+    header: t.status,
+    cellSx: { minWidth: 160 },
+    cell: (upload) => <UploadStatusCell upload={upload} />,
+  },
+  {
+    id: 'rows',
+    header: t.rows,
+    sx: { ...WIDE, ...NUMBER },
+    cell: (upload) => count(upload.counts.rows),
+  },
+  {
+    id: 'accepted',
+    header: t.accepted,
+    sx: { ...WIDE, ...NUMBER },
+    cell: (upload) => count(upload.counts.accepted + upload.counts.restored),
+  },
+  {
+    id: 'duplicates',
+    header: t.duplicates,
+    sx: { ...WIDE, ...NUMBER },
+    cell: (upload) => count(upload.counts.duplicates),
+  },
+  {
+    id: 'rejected',
+    header: t.rejected,
+    sx: NUMBER,
+    cell: (upload) => (
+      <Box component="span" sx={{ color: upload.counts.rejected > 0 ? 'error.main' : undefined }}>
+        {count(upload.counts.rejected)}
+      </Box>
+    ),
+  },
+  {
+    id: 'errorFile',
+    header: t.errorFile,
+    cell: (upload) =>
+      upload.counts.rejected > 0 ? (
+        // The links may stack: on one line they pushed the table past its box at 1400 px.
+        <UploadFileLinks
+          uploadId={upload.id}
+          label={(format) => format}
+          ariaLabel={(format) => t.errorFileLink(format, upload.fileName)}
+        />
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          {texts.common.dash}
+        </Typography>
+      ),
+  },
+];

@@ -2,16 +2,11 @@ import PersonAddAlt1OutlinedIcon from '@mui/icons-material/PersonAddAlt1Outlined
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/features/users/texts';
@@ -19,7 +14,7 @@ import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useUsers } from '../api/get-users';
 import { InviteUserDialog } from './invite-user-dialog';
-import { UserRow } from './user-row';
+import { userColumns } from './user-columns';
 
 const t = texts.users;
 
@@ -45,7 +40,7 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
               setSearch(event.target.value);
               setPage(1);
             }}
-            sx={{ minWidth: 260 }}
+            sx={{ minWidth: { sm: 260 } }}
           />
           <Button
             variant="contained"
@@ -58,28 +53,15 @@ export function UsersTable({ currentUserId }: { currentUserId: string }) {
         </Stack>
       </TableToolbar>
       <TableQueryState query={users} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.fullName}</TableCell>
-              <TableCell>{t.email}</TableCell>
-              <TableCell>{t.role}</TableCell>
-              <TableCell>{t.status}</TableCell>
-              <TableCell>{t.lastLogin}</TableCell>
-              <TableCell align="right">{texts.common.actions}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {users.data?.items.map((member) => (
-              <UserRow key={member.id} member={member} isSelf={member.id === currentUserId} />
-            ))}
-            {users.data && users.data.items.length === 0 && (
-              <TableEmptyRow colSpan={6}>{t.empty}</TableEmptyRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={users.data?.items ?? []}
+        columns={userColumns(currentUserId)}
+        getRowId={(member) => member.id}
+        ariaLabel={t.heading}
+        rowOptions={() => ({ testId: 'user-row' })}
+        showEmpty={Boolean(users.data)}
+        empty={t.empty}
+      />
       <ServerPagination count={users.data?.total} page={page} pageSize={pageSize} onChange={onChange} />
       <InviteUserDialog open={inviteOpen} onClose={() => setInviteOpen(false)} />
     </Paper>
