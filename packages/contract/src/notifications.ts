@@ -1,3 +1,4 @@
+// Over 500 lines by design: the schema catalogue of the notifications API (rules, source alerts, deliveries, templates).
 import { z } from 'zod';
 import {
   EVENT_TYPE_CODES,
