@@ -16,7 +16,6 @@ import {
 } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
-import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
@@ -25,18 +24,12 @@ import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';
 import {
   findOneTimeChecks as findOneTimeCheckRows,
-  getUserName,
-  insertOneTimeCheck,
-  nextCheckNumber,
+  insertNumberedOneTimeCheck,
   type OneTimeCheckRow,
   getOneTimeCheck as selectOneTimeCheck,
 } from './one-time-checks.queries.ts';
 
 export const CHECK_NUMBER_PREFIX = 'ПР';
-
-export function formatCheckNumber(year: number, value: number): string {
-  return `${CHECK_NUMBER_PREFIX}-${year}-${String(value).padStart(6, '0')}`;
-}
 
 export function toVinDecoding(decoded: VinDecoded, warnings: string[] = []): VinDecoding {
   return {
@@ -182,25 +175,22 @@ export async function runOneTimeCheck(options: {
   const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
   const durationMs = performance.now() - started;
 
-  const id = await withTransaction(options.db, async (tx) => {
-    const year = moscowYear(new Date());
-    const number = formatCheckNumber(year, await nextCheckNumber(tx, options.auth.organisationId, year));
-    return insertOneTimeCheck(tx, {
-      organisationId: options.auth.organisationId,
-      number,
-      kind: item.kind,
-      documentType: item.documentType,
-      identifier: item.identifier,
-      decoded,
-      warnings,
-      status,
-      findingsCount,
-      demo,
-      sources,
-      createdBy: options.auth.userId,
-      createdByName: await getUserName(tx, options.auth.userId),
-      durationMs,
-    });
+  // Numbered, stored and read back in one statement: the organisation's counter is locked only for it.
+  const row = await insertNumberedOneTimeCheck(options.db, {
+    prefix: CHECK_NUMBER_PREFIX,
+    year: moscowYear(new Date()),
+    organisationId: options.auth.organisationId,
+    kind: item.kind,
+    documentType: item.documentType,
+    identifier: item.identifier,
+    decoded,
+    warnings,
+    status,
+    findingsCount,
+    demo,
+    sources,
+    createdBy: options.auth.userId,
+    durationMs,
   });
   await recordSourceAnswers(
     options.db,
@@ -215,7 +205,7 @@ export async function runOneTimeCheck(options: {
         error: source.error,
       })),
   );
-  return getOneTimeCheck({ db: options.db, auth: options.auth, id });
+  return toOneTimeCheck(row);
 }
 
 /** The organisation's check or 404 (another organisation's check is reported as missing). */
