@@ -77,18 +77,42 @@ export async function findEvents(
       [...params, filter.limit, filter.offset],
     ),
     countEvents(db, filter, where, params),
-    db.query<{ count: number }>(
-      'SELECT count(*) AS count FROM monitoring_events WHERE organisation_id = $1 AND read_at IS NULL',
-      [filter.organisationId],
-    ),
+    countUnread(db, filter.organisationId, {}),
   ]);
-  return { items: items.rows, total, unread: unread.rows[0]!.count };
+  return { items: items.rows, total, unread };
+}
+
+/** Delta rows of one organisation's unread rollup above which they are folded (as the dashboard does). */
+const UNREAD_ROWS_TO_COMPACT = 64;
+
+/**
+ * Unread events of the organisation, of the given types, sources and severities, from the rollup the
+ * event triggers keep (0017_unread_event_counts.sql) instead of counting unread events themselves.
+ */
+async function countUnread(
+  db: Queryable,
+  organisationId: string,
+  filter: { types?: unknown; sources?: unknown; severities?: unknown },
+): Promise<number> {
+  const { rows } = await db.query<{ count: number; deltas: number }>(
+    `SELECT coalesce(sum(events) FILTER (WHERE ($2::text[] IS NULL OR event_type = ANY($2))
+                                           AND ($3::text[] IS NULL OR source_type = ANY($3))
+                                           AND ($4::text[] IS NULL OR severity = ANY($4))), 0)::bigint AS count,
+            count(*)::int AS deltas
+       FROM monitoring_event_unread_counts WHERE organisation_id = $1`,
+    [organisationId, filter.types ?? null, filter.sources ?? null, filter.severities ?? null],
+  );
+  if (rows[0]!.deltas > UNREAD_ROWS_TO_COMPACT) {
+    await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
+  }
+  return rows[0]!.count;
 }
 
 /**
  * The list total, as cheaply as the filter allows (a year of events of a million items is millions
  * of rows, and the list is the most visited screen): filters the daily rollup can answer (type,
- * source, whole Moscow days) sum its few rows (0008_statistics.sql); other filters count the events
+ * source, whole Moscow days) sum its few rows (0008_statistics.sql); unread events of some types,
+ * sources and severities sum the unread rollup (0017_unread_event_counts.sql); other filters count the events
  * alone; only a search, which reads the items' text, joins the items. Every event has its item
  * (NOT NULL, cascading), so all three give the same number.
  */
@@ -110,6 +134,9 @@ async function countEvents(
       [organisationId, fromDay, toDay, types, sources],
     );
     return rows[0]!.count;
+  }
+  if (read === false && [filter.from, filter.to, itemId, search, runId].every((value) => !value)) {
+    return countUnread(db, filter.organisationId, { types, sources, severities });
   }
   const { rows } = await db.query<{ count: number }>(
     search === null
