@@ -259,7 +259,10 @@ async function startApp(
   dataDir: string,
 ): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = Number(process.env.BENCH_LOAD_PORT ?? 0) || (await freePort());
-  const child: ChildProcess = spawn(process.execPath, [path.join('apps', 'server', 'src', 'server.ts')], {
+  // BENCH_LOAD_NODE_ARGS: extra options of the app's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = path.join('apps', 'server', 'src', 'server.ts');
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, server], {
     cwd: path.join(import.meta.dirname, '..'),
     env: {
       ...process.env,
