@@ -111,7 +111,8 @@ async function countUnread(
 /**
  * The list total, as cheaply as the filter allows (a year of events of a million items is millions
  * of rows, and the list is the most visited screen): filters the daily rollup can answer (type,
- * source, whole Moscow days) sum its few rows (0008_statistics.sql); unread events of some types,
+ * source, whole Moscow days) sum its few rows (0008_statistics.sql), with severities the severity
+ * days (0018_event_severity_days.sql); unread events of some types,
  * sources and severities sum the unread rollup (0017_unread_event_counts.sql); other filters count the events
  * alone; only a search, which reads the items' text, joins the items. Every event has its item
  * (NOT NULL, cascading), so all three give the same number.
@@ -132,6 +133,16 @@ async function countEvents(
         WHERE organisation_id = $1 AND ($2::date IS NULL OR day >= $2) AND ($3::date IS NULL OR day < $3)
           AND ($4::text[] IS NULL OR event_type = ANY($4)) AND ($5::text[] IS NULL OR source_type = ANY($5))`,
       [organisationId, fromDay, toDay, types, sources],
+    );
+    return rows[0]!.count;
+  }
+  if (wholeDays && severities !== null && [itemId, read, search, runId].every((value) => value === null)) {
+    const { rows } = await db.query<{ count: number }>(
+      `SELECT coalesce(sum(events), 0)::bigint AS count FROM monitoring_event_severity_days
+        WHERE organisation_id = $1 AND ($2::date IS NULL OR day >= $2) AND ($3::date IS NULL OR day < $3)
+          AND ($4::text[] IS NULL OR event_type = ANY($4)) AND ($5::text[] IS NULL OR source_type = ANY($5))
+          AND severity = ANY($6)`,
+      [organisationId, fromDay, toDay, types, sources, severities],
     );
     return rows[0]!.count;
   }
