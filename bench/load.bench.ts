@@ -215,6 +215,8 @@ async function seed(db: pg.Pool, organisationId: string, userId: string): Promis
     'monitoring_events',
     'notification_deliveries',
     'statistics_event_days',
+    'monitoring_event_severity_days',
+    'monitoring_event_unread_counts',
     'one_time_checks',
     'source_records',
   ]) {
