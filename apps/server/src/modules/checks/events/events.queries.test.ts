@@ -88,6 +88,11 @@ describe('events list total', () => {
       { to: '2026-03-04T00:00:00+03:00' },
       // Not on a Moscow midnight: counted from the events themselves.
       { from: '2026-03-03T00:00:00Z', to: '2026-03-06T10:30:00Z' },
+      { from: '2026-03-03T05:00:00Z', to: '2026-03-03T19:00:00Z' },
+      { from: '2026-03-03T05:00:00Z', to: '2026-03-04T05:00:00Z', types: ['wanted_added'] },
+      { from: '2026-03-04T12:00:00Z', to: '2026-03-02T12:00:00Z' },
+      { to: '2026-03-05T13:17:00Z', sources: ['pledges'] },
+      { from: '2026-03-06T20:59:59Z' },
       { severities: ['high', 'critical'] },
       { severities: ['low'], types: ['wanted_added', 'enforcement_opened'], sources: ['wanted'] },
       {
@@ -167,7 +172,11 @@ describe('events list total', () => {
                         WHERE indrelid = 'monitoring_events'::regclass) AS n`,
           )
         ).rows[0]!.n;
-      for (const filter of [{}, { severities: ['high', 'critical'] }]) {
+      for (const filter of [
+        {},
+        { severities: ['high', 'critical'] },
+        { from: '2026-03-05T10:00:00Z', to: '2026-03-15T03:00:00Z' },
+      ]) {
         const before = await reads();
         const page = await findEvents(client, { organisationId: owner, ...filter, limit: 5, offset: 0 });
         const read = (await reads()) - before;
