@@ -1,5 +1,6 @@
 import type { EventType, ItemKind, ItemStatus, Severity } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
+import { moscowDayAtOrAfter, moscowMidnight } from '../../lib/moscow-time.ts';
 
 /** Delta rows of one organisation above which they are folded (as the items list does). */
 const COUNT_ROWS_TO_COMPACT = 64;
@@ -84,15 +85,24 @@ export async function getLastItemCheckAt(db: Queryable, organisationId: string):
   return rows[0]?.at ?? null;
 }
 
+/**
+ * Failed deliveries, all and since `since`, from the per-day delivery rollup (0008_statistics.sql):
+ * its whole days, plus the part of a day from `since` to the next Moscow midnight counted from the
+ * deliveries themselves (a bounded range of the status index), not every failed delivery counted.
+ */
 export async function countFailedDeliveries(
   db: Queryable,
   organisationId: string,
   since: Date,
 ): Promise<{ recent: number; total: number }> {
+  const fromDay = moscowDayAtOrAfter(since.toISOString());
   const { rows } = await db.query<{ recent: number; total: number }>(
-    `SELECT count(*) FILTER (WHERE created_at >= $2)::int AS recent, count(*)::int AS total
-       FROM notification_deliveries WHERE organisation_id = $1 AND status = 'failed'`,
-    [organisationId, since],
+    `SELECT (coalesce(sum(deliveries) FILTER (WHERE day >= $3::date), 0)
+             + (SELECT count(*) FROM notification_deliveries
+                 WHERE organisation_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $4))::int AS recent,
+            coalesce(sum(deliveries), 0)::int AS total
+       FROM statistics_delivery_days WHERE organisation_id = $1 AND status = 'failed'`,
+    [organisationId, since, fromDay, moscowMidnight(fromDay)],
   );
   return rows[0]!;
 }

@@ -1,6 +1,11 @@
 import type { EventType, Severity, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
-import { moscowDate, moscowDayStartingAt, moscowMidnight } from '../../../lib/moscow-time.ts';
+import {
+  moscowDate,
+  moscowDayAtOrAfter,
+  moscowDayStartingAt,
+  moscowMidnight,
+} from '../../../lib/moscow-time.ts';
 
 export interface EventRow {
   id: string;
@@ -106,16 +111,6 @@ async function countUnread(
     await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
   }
   return rows[0]!.count;
-}
-
-/** The first Moscow midnight at or after an instant, as a day. */
-function moscowDayAtOrAfter(iso: string): string {
-  const starting = moscowDayStartingAt(iso);
-  if (starting) {
-    return starting;
-  }
-  const [year, month, day] = moscowDate(new Date(iso)).split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
 }
 
 /**
