@@ -44,7 +44,7 @@ export interface NewOneTimeCheck {
  * Stores a check under the next number of the organisation's year («ПР-2026-000123»: prefix, year,
  * the counter padded to six digits) with its author's name, and returns it as getOneTimeCheck does.
  * One statement: the counter row's lock, which serialises an organisation's checks, is held for
- * this statement alone, not across round trips.
+ * this statement and its COMMIT, not across several round trips.
  */
 export async function insertNumberedOneTimeCheck(
   db: Queryable,

@@ -16,6 +16,7 @@ import {
 } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
@@ -175,25 +176,29 @@ export async function runOneTimeCheck(options: {
   const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
   const durationMs = performance.now() - started;
 
-  // Numbered, stored and read back in one statement: the organisation's counter is locked only for it.
+  // Numbered, stored and read back in one statement: the organisation's counter is locked for it and
+  // the COMMIT only. In a transaction all the same: a client gone before the COMMIT (the app killed)
+  // must leave no check and no number used, which an autocommitted statement would not.
   // The sources' timings are recorded beside it, not one more round trip after it.
   const [row] = await Promise.all([
-    insertNumberedOneTimeCheck(options.db, {
-      prefix: CHECK_NUMBER_PREFIX,
-      year: moscowYear(new Date()),
-      organisationId: options.auth.organisationId,
-      kind: item.kind,
-      documentType: item.documentType,
-      identifier: item.identifier,
-      decoded,
-      warnings,
-      status,
-      findingsCount,
-      demo,
-      sources,
-      createdBy: options.auth.userId,
-      durationMs,
-    }),
+    withTransaction(options.db, (tx) =>
+      insertNumberedOneTimeCheck(tx, {
+        prefix: CHECK_NUMBER_PREFIX,
+        year: moscowYear(new Date()),
+        organisationId: options.auth.organisationId,
+        kind: item.kind,
+        documentType: item.documentType,
+        identifier: item.identifier,
+        decoded,
+        warnings,
+        status,
+        findingsCount,
+        demo,
+        sources,
+        createdBy: options.auth.userId,
+        durationMs,
+      }),
+    ),
     recordSourceAnswers(
       options.db,
       asked
