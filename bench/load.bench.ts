@@ -222,6 +222,8 @@ async function seed(db: pg.Pool, organisationId: string, userId: string): Promis
     'monitoring_events',
     'notification_deliveries',
     'statistics_event_days',
+    'monitoring_event_severity_days',
+    'monitoring_event_unread_counts',
     'one_time_checks',
     'source_records',
   ]) {
@@ -266,7 +268,10 @@ async function startApp(
   dataDir: string,
 ): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = Number(process.env.BENCH_LOAD_PORT ?? 0) || (await freePort());
-  const child: ChildProcess = spawn(process.execPath, [path.join('apps', 'server', 'src', 'server.ts')], {
+  // BENCH_LOAD_NODE_ARGS: extra options of the app's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = path.join('apps', 'server', 'src', 'server.ts');
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, server], {
     cwd: path.join(import.meta.dirname, '..'),
     env: {
       ...process.env,

@@ -135,6 +135,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dbPlugin, {
     connectionString: options.connectionString,
     migrate: options.migrate ?? true,
+    poolSize: config.dbPoolSize,
   });
   await app.register(jobsPlugin, {
     connectionString: options.connectionString,

@@ -15,7 +15,7 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
-const db = createPool(config.databaseUrl);
+const db = createPool(config.databaseUrl, config.jobsDbPoolSize, 'pledgewatch-jobs');
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const boss = createBoss(config.databaseUrl, {
   schedule: true,

@@ -15,6 +15,15 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
+  it('reads the sizes of the API pool and the job pool apart (DB_POOL_SIZE, JOBS_DB_POOL_SIZE)', () => {
+    expect(loadConfig({})).toMatchObject({ dbPoolSize: 10, jobsDbPoolSize: 10 });
+    expect(loadConfig({ DB_POOL_SIZE: '20', JOBS_DB_POOL_SIZE: '3' })).toMatchObject({
+      dbPoolSize: 20,
+      jobsDbPoolSize: 3,
+    });
+    expect(() => loadConfig({ JOBS_DB_POOL_SIZE: '0' })).toThrow(/JOBS_DB_POOL_SIZE/);
+  });
+
   it('lists every invalid variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', WORKERS: 'maybe' })).toThrow(
       /Invalid configuration:\n {2}PORT: .+\n {2}DATABASE_URL: .+\n {2}WORKERS: .+/,

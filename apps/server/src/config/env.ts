@@ -132,6 +132,16 @@ const envSchema = z.object({
     }),
   /** How often the job queue looks for expired or dead (no heartbeat) jobs, seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** PostgreSQL connections of the API's requests (one pool per app process). */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
+   * PostgreSQL connections of the background jobs (check batches, upload imports, deliveries), a pool
+   * of their own in the app (WORKERS=true) and in `npm run worker`: long job queries never take the
+   * connections the API answers with, and a run cannot occupy more of the database than this.
+   * A check batch takes up to two at a time and an upload's validation three: keep it at least
+   * 2 × 3 batches + 3, the default's margin.
+   */
+  JOBS_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
 });
 
 /**
@@ -191,6 +201,10 @@ export interface AppConfig {
   /** Source types served by an HTTP service; the others are dataset sources. */
   remoteSources: Partial<Record<SourceType, RemoteSourceConfig>>;
   jobsSuperviseSeconds: number;
+  /** DB_POOL_SIZE: connections of the API's pool. */
+  dbPoolSize: number;
+  /** JOBS_DB_POOL_SIZE: connections of the job workers' own pool. */
+  jobsDbPoolSize: number;
   /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
   outboundAllowedRanges: AllowedRange[];
 }
@@ -266,6 +280,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     checkBatchSize: env.CHECK_BATCH_SIZE,
     remoteSources: readRemoteSources(source, env),
     jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS,
+    dbPoolSize: env.DB_POOL_SIZE,
+    jobsDbPoolSize: env.JOBS_DB_POOL_SIZE,
     outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
   };
 }

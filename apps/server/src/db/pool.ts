@@ -6,8 +6,8 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 // Bigint counts (COUNT(*)) come back as JS numbers; our counts stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'pledgewatch' });
+export function createPool(connectionString: string, max = 10, applicationName = 'pledgewatch'): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return pool;

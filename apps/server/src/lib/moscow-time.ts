@@ -98,3 +98,13 @@ export function moscowDayStartingAt(iso: string): string | null {
   const day = moscowDate(instant);
   return moscowInstant(day).getTime() === instant.getTime() ? day : null;
 }
+
+/** The first Moscow day starting at or after an instant (the next day when it is not a midnight). */
+export function moscowDayAtOrAfter(iso: string): string {
+  const starting = moscowDayStartingAt(iso);
+  if (starting) {
+    return starting;
+  }
+  const [year, month, day] = moscowDate(new Date(iso)).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}

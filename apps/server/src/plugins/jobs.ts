@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
+import type pg from 'pg';
 import type { AppConfig } from '../config/env.ts';
-import { isConnectionError } from '../db/pool.ts';
+import { createPool, isConnectionError } from '../db/pool.ts';
 import type { JobQueue } from '../jobs/job-definition.ts';
 import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
 import type { PhaseTimings } from '../lib/phase-timings.ts';
@@ -8,6 +9,8 @@ import type { PhaseTimings } from '../lib/phase-timings.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     queue: JobQueue;
+    /** The job workers' own pool (JOBS_DB_POOL_SIZE), apart from the API's `db`. */
+    jobsDb: pg.Pool;
   }
 }
 
@@ -38,10 +41,15 @@ export default fp<JobsPluginOptions>(
     await boss.start();
     const queue = createJobQueue(boss);
     fastify.decorate('queue', queue);
+    // Jobs get connections of their own: a run's batches and an upload's import hold theirs for
+    // seconds, and must not leave the API's requests waiting for a free one. Opened lazily, so
+    // an app with WORKERS=false never connects it.
+    const jobsDb = createPool(options.connectionString, options.config.jobsDbPoolSize, 'pledgewatch-jobs');
+    fastify.decorate('jobsDb', jobsDb);
     await registerJobs(
       boss,
       {
-        db: fastify.db,
+        db: jobsDb,
         config: options.config,
         mailer: fastify.mailer,
         queue,
@@ -57,6 +65,7 @@ export default fp<JobsPluginOptions>(
     // no new jobs are fetched, running ones get time to finish, the rest are released for a retry.
     fastify.addHook('onClose', async () => {
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await jobsDb.end();
     });
   },
   { name: 'jobs', dependencies: ['db', 'mailer'] },

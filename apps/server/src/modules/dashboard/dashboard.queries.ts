@@ -1,5 +1,6 @@
 import type { EventType, ItemKind, ItemStatus, Severity } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
+import { moscowDayAtOrAfter, moscowMidnight } from '../../lib/moscow-time.ts';
 
 /** Delta rows of one organisation above which they are folded (as the items list does). */
 const COUNT_ROWS_TO_COMPACT = 64;
@@ -23,17 +24,26 @@ export async function countItemsByKindAndStatus(
   return rows.map(({ kind, status, n }) => ({ kind, status, n }));
 }
 
-/** The same rows the events list counts with `read=false` (every event has its item). */
+/**
+ * The same rows the events list counts with `read=false` (every event has its item), from the
+ * unread rollup the event triggers keep (0017_unread_event_counts.sql): a few rows summed, not the
+ * hundreds of thousands of unread events of a large portfolio counted.
+ */
 export async function countUnreadEvents(
   db: Queryable,
   organisationId: string,
 ): Promise<{ event_type: EventType; severity: Severity; n: number }[]> {
-  const { rows } = await db.query<{ event_type: EventType; severity: Severity; n: number }>(
-    `SELECT event_type, severity, count(*)::int AS n FROM monitoring_events
-      WHERE organisation_id = $1 AND read_at IS NULL GROUP BY 1, 2`,
+  const { rows } = await db.query<{ event_type: EventType; severity: Severity; n: number; deltas: number }>(
+    `SELECT event_type, severity, sum(events)::int AS n, sum(count(*)) OVER ()::int AS deltas
+       FROM monitoring_event_unread_counts WHERE organisation_id = $1 GROUP BY 1, 2`,
     [organisationId],
   );
-  return rows;
+  if ((rows[0]?.deltas ?? 0) > COUNT_ROWS_TO_COMPACT) {
+    await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
+  }
+  return rows
+    .filter((row) => row.n !== 0)
+    .map(({ event_type, severity, n }) => ({ event_type, severity, n }));
 }
 
 export interface LastRunRow {
@@ -75,15 +85,24 @@ export async function getLastItemCheckAt(db: Queryable, organisationId: string):
   return rows[0]?.at ?? null;
 }
 
+/**
+ * Failed deliveries, all and since `since`, from the per-day delivery rollup (0008_statistics.sql):
+ * its whole days, plus the part of a day from `since` to the next Moscow midnight counted from the
+ * deliveries themselves (a bounded range of the status index), not every failed delivery counted.
+ */
 export async function countFailedDeliveries(
   db: Queryable,
   organisationId: string,
   since: Date,
 ): Promise<{ recent: number; total: number }> {
+  const fromDay = moscowDayAtOrAfter(since.toISOString());
   const { rows } = await db.query<{ recent: number; total: number }>(
-    `SELECT count(*) FILTER (WHERE created_at >= $2)::int AS recent, count(*)::int AS total
-       FROM notification_deliveries WHERE organisation_id = $1 AND status = 'failed'`,
-    [organisationId, since],
+    `SELECT (coalesce(sum(deliveries) FILTER (WHERE day >= $3::date), 0)
+             + (SELECT count(*) FROM notification_deliveries
+                 WHERE organisation_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $4))::int AS recent,
+            coalesce(sum(deliveries), 0)::int AS total
+       FROM statistics_delivery_days WHERE organisation_id = $1 AND status = 'failed'`,
+    [organisationId, since, fromDay, moscowMidnight(fromDay)],
   );
   return rows[0]!;
 }

@@ -1,6 +1,11 @@
 import type { EventSortKey, EventType, Severity, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
-import { moscowDayStartingAt } from '../../../lib/moscow-time.ts';
+import {
+  moscowDate,
+  moscowDayAtOrAfter,
+  moscowDayStartingAt,
+  moscowMidnight,
+} from '../../../lib/moscow-time.ts';
 
 export interface EventRow {
   id: string;
@@ -95,20 +100,46 @@ export async function findEvents(
       [...params, filter.limit, filter.offset],
     ),
     countEvents(db, filter, where, params),
-    db.query<{ count: number }>(
-      'SELECT count(*) AS count FROM monitoring_events WHERE organisation_id = $1 AND read_at IS NULL',
-      [filter.organisationId],
-    ),
+    countUnread(db, filter.organisationId, {}),
   ]);
-  return { items: items.rows, total, unread: unread.rows[0]!.count };
+  return { items: items.rows, total, unread };
+}
+
+/** Delta rows of one organisation's unread rollup above which they are folded (as the dashboard does). */
+const UNREAD_ROWS_TO_COMPACT = 64;
+
+/**
+ * Unread events of the organisation, of the given types, sources and severities, from the rollup the
+ * event triggers keep (0017_unread_event_counts.sql) instead of counting unread events themselves.
+ */
+async function countUnread(
+  db: Queryable,
+  organisationId: string,
+  filter: { types?: unknown; sources?: unknown; severities?: unknown },
+): Promise<number> {
+  const { rows } = await db.query<{ count: number; deltas: number }>(
+    `SELECT coalesce(sum(events) FILTER (WHERE ($2::text[] IS NULL OR event_type = ANY($2))
+                                           AND ($3::text[] IS NULL OR source_type = ANY($3))
+                                           AND ($4::text[] IS NULL OR severity = ANY($4))), 0)::bigint AS count,
+            count(*)::int AS deltas
+       FROM monitoring_event_unread_counts WHERE organisation_id = $1`,
+    [organisationId, filter.types ?? null, filter.sources ?? null, filter.severities ?? null],
+  );
+  if (rows[0]!.deltas > UNREAD_ROWS_TO_COMPACT) {
+    await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
+  }
+  return rows[0]!.count;
 }
 
 /**
  * The list total, as cheaply as the filter allows (a year of events of a million items is millions
- * of rows, and the list is the most visited screen): filters the daily rollup can answer (type,
- * source, whole Moscow days) sum its few rows (0008_statistics.sql); other filters count the events
- * alone; only a search, which reads the items' text, joins the items. Every event has its item
- * (NOT NULL, cascading), so all three give the same number.
+ * of rows, and the list is the most visited screen): filters a daily rollup can answer (type, source,
+ * severity, a period) sum its few rows — statistics_event_days (0008_statistics.sql), with severities
+ * monitoring_event_severity_days (0018) — and a period's parts of a day at either end, if it does not
+ * start or end at a Moscow midnight, are counted from the events (at most a day each, through the
+ * (organisation, detected_at) index). Unread events of some types, sources and severities sum the
+ * unread rollup (0017). Other filters count the events alone; only a search, which reads the items'
+ * text, joins the items. Every event has its item (NOT NULL, cascading), so all give the same number.
  */
 async function countEvents(
   db: Queryable,
@@ -117,23 +148,63 @@ async function countEvents(
   params: unknown[],
 ): Promise<number> {
   const [organisationId, , , types, severities, sources, itemId, read, search, runId] = params;
-  const fromDay = filter.from ? moscowDayStartingAt(filter.from) : null;
-  const toDay = filter.to ? moscowDayStartingAt(filter.to) : null;
-  const wholeDays = (!filter.from || fromDay) && (!filter.to || toDay);
-  if (wholeDays && [severities, itemId, read, search, runId].every((value) => value === null)) {
+  const direct = async (from: unknown, to: unknown) => {
+    const bounded = [params[0], from, to, ...params.slice(3)];
     const { rows } = await db.query<{ count: number }>(
-      `SELECT coalesce(sum(events), 0)::bigint AS count FROM statistics_event_days
-        WHERE organisation_id = $1 AND ($2::date IS NULL OR day >= $2) AND ($3::date IS NULL OR day < $3)
-          AND ($4::text[] IS NULL OR event_type = ANY($4)) AND ($5::text[] IS NULL OR source_type = ANY($5))`,
-      [organisationId, fromDay, toDay, types, sources],
+      search === null
+        ? `SELECT count(*) AS count FROM monitoring_events e WHERE ${where.replace(SEARCH_CONDITION, '$9::text IS NULL')}`
+        : `SELECT count(*) AS count FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id WHERE ${where}`,
+      bounded,
     );
     return rows[0]!.count;
+  };
+  if ([itemId, read, search, runId].every((value) => value === null)) {
+    // Whole days from the rollup; the ends' parts of a day (if any) from the events.
+    const fromDay = filter.from ? moscowDayAtOrAfter(filter.from) : null;
+    const toDay = filter.to ? moscowDate(new Date(filter.to)) : null;
+    if (!fromDay || !toDay || fromDay <= toDay) {
+      const [days, head, tail] = await Promise.all([
+        sumEventDays(db, { organisationId, fromDay, toDay, types, sources, severities }),
+        filter.from && fromDay && !moscowDayStartingAt(filter.from)
+          ? direct(filter.from, moscowMidnight(fromDay))
+          : 0,
+        filter.to && toDay && !moscowDayStartingAt(filter.to) ? direct(moscowMidnight(toDay), filter.to) : 0,
+      ]);
+      return days + head + tail;
+    }
   }
+  if (read === false && [filter.from, filter.to, itemId, search, runId].every((value) => !value)) {
+    return countUnread(db, filter.organisationId, { types, sources, severities });
+  }
+  return direct(params[1], params[2]);
+}
+
+/** Events of whole Moscow days [fromDay, toDay) from the daily rollups (with severities, 0018's). */
+async function sumEventDays(
+  db: Queryable,
+  filter: {
+    organisationId: unknown;
+    fromDay: string | null;
+    toDay: string | null;
+    types: unknown;
+    sources: unknown;
+    severities: unknown;
+  },
+): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
-    search === null
-      ? `SELECT count(*) AS count FROM monitoring_events e WHERE ${where.replace(SEARCH_CONDITION, '$9::text IS NULL')}`
-      : `SELECT count(*) AS count FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id WHERE ${where}`,
-    params,
+    `SELECT coalesce(sum(events), 0)::bigint AS count
+       FROM ${filter.severities === null ? 'statistics_event_days' : 'monitoring_event_severity_days'}
+      WHERE organisation_id = $1 AND ($2::date IS NULL OR day >= $2) AND ($3::date IS NULL OR day < $3)
+        AND ($4::text[] IS NULL OR event_type = ANY($4)) AND ($5::text[] IS NULL OR source_type = ANY($5))
+        ${filter.severities === null ? '' : 'AND severity = ANY($6)'}`,
+    [
+      filter.organisationId,
+      filter.fromDay,
+      filter.toDay,
+      filter.types,
+      filter.sources,
+      ...(filter.severities === null ? [] : [filter.severities]),
+    ],
   );
   return rows[0]!.count;
 }

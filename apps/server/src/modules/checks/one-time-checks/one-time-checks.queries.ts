@@ -25,43 +25,49 @@ const COLUMNS = `c.id, c.organisation_id, o.name AS organisation_name, c.number,
   c.decoded, c.warnings, c.status, c.findings_count, c.demo, c.sources, c.created_by, c.created_by_name,
   c.duration_ms, c.created_at`;
 
-/** The next number of the organisation's year, e.g. 123 → «ПР-2026-000123». */
-export async function nextCheckNumber(db: Queryable, organisationId: string, year: number): Promise<number> {
-  const { rows } = await db.query<{ last_value: number }>(
-    `INSERT INTO one_time_check_counters (organisation_id, year, last_value) VALUES ($1, $2, 1)
-     ON CONFLICT (organisation_id, year) DO UPDATE SET last_value = one_time_check_counters.last_value + 1
-     RETURNING last_value`,
-    [organisationId, year],
-  );
-  return rows[0]!.last_value;
+export interface NewOneTimeCheck {
+  organisationId: string;
+  kind: ItemKind;
+  documentType: string | null;
+  identifier: string;
+  decoded: unknown;
+  warnings: string[];
+  status: OneTimeCheckRow['status'];
+  findingsCount: number;
+  demo: boolean;
+  sources: SourceAnswer[];
+  createdBy: string;
+  durationMs: number;
 }
 
-export async function insertOneTimeCheck(
+/**
+ * Stores a check under the next number of the organisation's year («ПР-2026-000123»: prefix, year,
+ * the counter padded to six digits) with its author's name, and returns it as getOneTimeCheck does.
+ * One statement: the counter row's lock, which serialises an organisation's checks, is held for
+ * this statement and its COMMIT, not across several round trips.
+ */
+export async function insertNumberedOneTimeCheck(
   db: Queryable,
-  check: {
-    organisationId: string;
-    number: string;
-    kind: ItemKind;
-    documentType: string | null;
-    identifier: string;
-    decoded: unknown;
-    warnings: string[];
-    status: OneTimeCheckRow['status'];
-    findingsCount: number;
-    demo: boolean;
-    sources: SourceAnswer[];
-    createdBy: string;
-    createdByName: string;
-    durationMs: number;
-  },
-): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO one_time_checks (organisation_id, number, kind, document_type, identifier, decoded, warnings, status,
-                                  findings_count, demo, sources, created_by, created_by_name, duration_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+  check: NewOneTimeCheck & { prefix: string; year: number },
+): Promise<OneTimeCheckRow> {
+  const { rows } = await db.query<OneTimeCheckRow>(
+    `WITH counter AS (
+       INSERT INTO one_time_check_counters (organisation_id, year, last_value) VALUES ($1, $14::int, 1)
+       ON CONFLICT (organisation_id, year) DO UPDATE SET last_value = one_time_check_counters.last_value + 1
+       RETURNING last_value
+     ), c AS (
+       INSERT INTO one_time_checks (organisation_id, number, kind, document_type, identifier, decoded, warnings, status,
+                                    findings_count, demo, sources, created_by, created_by_name, duration_ms)
+       SELECT $1, $13::text || '-' || $14::int || '-' || CASE WHEN last_value < 1000000 THEN lpad(last_value::text, 6, '0')
+                                                    ELSE last_value::text END,
+              $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+              coalesce((SELECT full_name FROM users WHERE id = $11), '—'), $12
+         FROM counter
+       RETURNING *
+     )
+     SELECT ${COLUMNS} FROM c JOIN organisations o ON o.id = c.organisation_id`,
     [
       check.organisationId,
-      check.number,
       check.kind,
       check.documentType,
       check.identifier,
@@ -72,11 +78,12 @@ export async function insertOneTimeCheck(
       check.demo,
       JSON.stringify(check.sources),
       check.createdBy,
-      check.createdByName,
       Math.round(check.durationMs),
+      check.prefix,
+      check.year,
     ],
   );
-  return rows[0]!.id;
+  return rows[0]!;
 }
 
 export async function getOneTimeCheck(
@@ -108,11 +115,4 @@ export async function findOneTimeChecks(
     db.query<{ count: number }>(`SELECT count(*) AS count FROM one_time_checks c WHERE ${where}`, params),
   ]);
   return { items: items.rows, total: total.rows[0]!.count };
-}
-
-export async function getUserName(db: Queryable, userId: string): Promise<string> {
-  const { rows } = await db.query<{ full_name: string }>('SELECT full_name FROM users WHERE id = $1', [
-    userId,
-  ]);
-  return rows[0]?.full_name ?? '—';
 }

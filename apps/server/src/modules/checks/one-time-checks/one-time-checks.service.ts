@@ -25,18 +25,12 @@ import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';
 import {
   findOneTimeChecks as findOneTimeCheckRows,
-  getUserName,
-  insertOneTimeCheck,
-  nextCheckNumber,
+  insertNumberedOneTimeCheck,
   type OneTimeCheckRow,
   getOneTimeCheck as selectOneTimeCheck,
 } from './one-time-checks.queries.ts';
 
 export const CHECK_NUMBER_PREFIX = 'ПР';
-
-export function formatCheckNumber(year: number, value: number): string {
-  return `${CHECK_NUMBER_PREFIX}-${year}-${String(value).padStart(6, '0')}`;
-}
 
 export function toVinDecoding(decoded: VinDecoded, warnings: string[] = []): VinDecoding {
   return {
@@ -182,40 +176,44 @@ export async function runOneTimeCheck(options: {
   const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
   const durationMs = performance.now() - started;
 
-  const id = await withTransaction(options.db, async (tx) => {
-    const year = moscowYear(new Date());
-    const number = formatCheckNumber(year, await nextCheckNumber(tx, options.auth.organisationId, year));
-    return insertOneTimeCheck(tx, {
-      organisationId: options.auth.organisationId,
-      number,
-      kind: item.kind,
-      documentType: item.documentType,
-      identifier: item.identifier,
-      decoded,
-      warnings,
-      status,
-      findingsCount,
-      demo,
-      sources,
-      createdBy: options.auth.userId,
-      createdByName: await getUserName(tx, options.auth.userId),
-      durationMs,
-    });
-  });
-  await recordSourceAnswers(
-    options.db,
-    asked
-      .filter((source) => !source.fromCache)
-      .map((source) => ({
-        type: source.type,
-        mode: 'item' as const,
-        items: 1,
-        ok: source.status === 'ok',
-        durationMs: source.durationMs,
-        error: source.error,
-      })),
-  );
-  return getOneTimeCheck({ db: options.db, auth: options.auth, id });
+  // Numbered, stored and read back in one statement: the organisation's counter is locked for it and
+  // the COMMIT only. In a transaction all the same: a client gone before the COMMIT (the app killed)
+  // must leave no check and no number used, which an autocommitted statement would not.
+  // The sources' timings are recorded beside it, not one more round trip after it.
+  const [row] = await Promise.all([
+    withTransaction(options.db, (tx) =>
+      insertNumberedOneTimeCheck(tx, {
+        prefix: CHECK_NUMBER_PREFIX,
+        year: moscowYear(new Date()),
+        organisationId: options.auth.organisationId,
+        kind: item.kind,
+        documentType: item.documentType,
+        identifier: item.identifier,
+        decoded,
+        warnings,
+        status,
+        findingsCount,
+        demo,
+        sources,
+        createdBy: options.auth.userId,
+        durationMs,
+      }),
+    ),
+    recordSourceAnswers(
+      options.db,
+      asked
+        .filter((source) => !source.fromCache)
+        .map((source) => ({
+          type: source.type,
+          mode: 'item' as const,
+          items: 1,
+          ok: source.status === 'ok',
+          durationMs: source.durationMs,
+          error: source.error,
+        })),
+    ),
+  ]);
+  return toOneTimeCheck(row);
 }
 
 /** The organisation's check or 404 (another organisation's check is reported as missing). */

@@ -1,9 +1,10 @@
 import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
-import type { Queryable } from '../../../db/pool.ts';
 import {
+  type ActiveImport,
   BATCH_IDENTIFIER_FROM,
   BATCH_IDENTIFIER_TO,
   type CheckItem,
+  type DatasetSourceDeps,
   type ItemAnswer,
   type SourceAdapter,
 } from './source-adapter.ts';
@@ -19,15 +20,22 @@ export function sourceAnswersFor(type: SourceType, item: Pick<CheckItem, 'kind' 
   return item.kind !== 'document' || !info.documentTypes || info.documentTypes.includes(item.documentType!);
 }
 
+/** The type's active import: from the adapters' shared read when there is one, else its own query. */
+export function readActiveImport(type: SourceType, deps: DatasetSourceDeps): Promise<ActiveImport> {
+  return deps.activeImports
+    ? deps.activeImports().then((imports) => imports.get(type))
+    : getActiveImport(deps.db, type);
+}
+
 /**
  * A source whose records live in our database (`source_records` of the type's active import).
  * A run matches a whole batch in one join; a single item is one indexed lookup.
  */
-export function createDatasetSource(type: SourceType, deps: { db: Queryable }): SourceAdapter {
-  let active: Promise<{ id: string; version: number } | undefined> | undefined;
+export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): SourceAdapter {
+  let active: Promise<ActiveImport> | undefined;
   // One adapter instance serves one check or one batch, so the active version is read once.
   const activeImport = () => {
-    active ??= getActiveImport(deps.db, type);
+    active ??= readActiveImport(type, deps);
     return active;
   };
 

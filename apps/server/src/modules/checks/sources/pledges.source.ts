@@ -1,14 +1,14 @@
 import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
-import type { Queryable } from '../../../db/pool.ts';
-import { DATASET_NOT_LOADED, sourceAnswersFor } from './dataset-source.ts';
+import { DATASET_NOT_LOADED, readActiveImport, sourceAnswersFor } from './dataset-source.ts';
 import {
+  type ActiveImport,
   BATCH_IDENTIFIER_FROM,
   BATCH_IDENTIFIER_TO,
   type CheckItem,
+  type DatasetSourceDeps,
   type ItemAnswer,
   type SourceAdapter,
 } from './source-adapter.ts';
-import { getActiveImport } from './sources.queries.ts';
 
 /**
  * A tenant's registered pledge as another organisation may see it: only what a public pledge registry
@@ -62,10 +62,10 @@ const findingsSql = (org: string, importId: string, range = '') => `
  * found»), like any dataset source that was never loaded. `organisationId` is the checking
  * organisation (runs and one-time checks pass it), so that its own pledges are marked `own`.
  */
-export function createPledgesSource(deps: { db: Queryable; organisationId?: string }): SourceAdapter {
-  let active: Promise<{ id: string; version: number } | undefined> | undefined;
+export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?: string }): SourceAdapter {
+  let active: Promise<ActiveImport> | undefined;
   const activeImport = () => {
-    active ??= getActiveImport(deps.db, 'pledges');
+    active ??= readActiveImport('pledges', deps);
     return active;
   };
 

@@ -1,5 +1,6 @@
 import type { Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
+import type { Queryable } from '../../../db/pool.ts';
 
 /** What a source is asked about: a portfolio item or the subject of a one-time check. */
 export interface CheckItem {
@@ -47,4 +48,13 @@ export interface SourceAdapter {
   checkBatch(items: CheckItem[]): Promise<ItemAnswer[]>;
   /** Present on dataset sources: lets a run match a whole batch in one query. */
   batchFindings?(): Promise<BatchFindingsSql | null>;
+}
+
+export type ActiveImport = { id: string; version: number } | undefined;
+
+/** What a dataset source reads its records through; `activeImports` shares one read among adapters. */
+export interface DatasetSourceDeps {
+  db: Queryable;
+  /** Every type's active import, read once for a set of adapters (createSourceAdapters). */
+  activeImports?: () => Promise<Map<SourceType, { id: string; version: number }>>;
 }

@@ -4,7 +4,8 @@ import type { Queryable } from '../../../db/pool.ts';
 import { createDatasetSource } from './dataset-source.ts';
 import { createPledgesSource } from './pledges.source.ts';
 import { createRemoteSource } from './remote-source.ts';
-import type { SourceAdapter } from './source-adapter.ts';
+import type { DatasetSourceDeps, SourceAdapter } from './source-adapter.ts';
+import { listActiveImports } from './sources.queries.ts';
 
 /**
  * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
@@ -12,7 +13,7 @@ import type { SourceAdapter } from './source-adapter.ts';
  */
 export function createSourceAdapter(
   type: SourceType,
-  deps: { db: Queryable; config: Pick<AppConfig, 'remoteSources'>; organisationId?: string },
+  deps: DatasetSourceDeps & { config: Pick<AppConfig, 'remoteSources'>; organisationId?: string },
 ): SourceAdapter {
   const remote = deps.config.remoteSources[type];
   if (remote) {
@@ -27,5 +28,11 @@ export function createSourceAdapters(deps: {
   /** The checking organisation: the `pledges` source marks its own pledges. */
   organisationId?: string;
 }): SourceAdapter[] {
-  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, deps));
+  // The dataset sources' active imports in one query for all of them, read when the first needs it.
+  let imports: ReturnType<typeof listActiveImports> | undefined;
+  const activeImports = () => {
+    imports ??= listActiveImports(deps.db);
+    return imports;
+  };
+  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, { ...deps, activeImports }));
 }

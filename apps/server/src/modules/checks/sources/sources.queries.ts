@@ -26,6 +26,16 @@ export async function getActiveImport(
   return rows[0];
 }
 
+/** The active import of every source type, in one query (a one-time check asks five sources). */
+export async function listActiveImports(
+  db: Queryable,
+): Promise<Map<SourceType, { id: string; version: number }>> {
+  const { rows } = await db.query<{ source_type: SourceType; id: string; version: number }>(
+    `SELECT source_type, id, version FROM source_imports WHERE status = 'active'`,
+  );
+  return new Map(rows.map((row) => [row.source_type, { id: row.id, version: row.version }]));
+}
+
 /** Takes the next version number under a per-type lock, so two imports never share one. */
 export async function insertSourceImport(
   db: Queryable,
