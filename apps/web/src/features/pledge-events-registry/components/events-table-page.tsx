@@ -1,30 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Grid from '@mui/material/Grid';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import {
-  EVENT_SUBMISSION_STATUS_LABELS,
-  EVENT_SUBMISSION_STATUSES,
-  PLEDGE_EVENT_KIND_LABELS,
-  PLEDGE_EVENT_KINDS,
-} from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { DateField } from '@/components/ui/date-field';
+import { FilterDrawer } from '@/components/ui/filter-drawer';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -32,18 +16,15 @@ import { useUser } from '@/lib/auth';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCreatePledgePackage } from '../api/create-pledge-package';
-import { type PledgeEventsFilter, usePledgeEvents } from '../api/get-pledge-events';
+import { usePledgeEvents } from '../api/get-pledge-events';
 import { AddToPackageDialog } from './add-to-package-dialog';
+import { isFree, registryEventColumns, SelectAllCheckbox } from './event-columns';
 import { EventDrawer } from './event-drawer';
-import { EventRow } from './event-row';
+import { activeFilterCount, type RegistryFilters, RegistryFiltersForm } from './registry-filters';
 
 const t = texts.pledgeEventsRegistry;
 
-type Filters = Omit<PledgeEventsFilter, 'page' | 'pageSize'>;
-
-/** A single-choice filter as the query's list: the value when it is one of `values`, else no filter. */
-const oneOf = <T extends string>(values: readonly T[], value: string): T[] | undefined =>
-  values.includes(value as T) ? [value as T] : undefined;
+type Filters = RegistryFilters;
 
 /** The organisation's pledge notifications: filtered and paged on the server, chosen into packages. */
 export default function EventsTablePage() {
@@ -69,8 +50,7 @@ export default function EventsTablePage() {
     setPage(1);
   };
   const items = events.data?.items ?? [];
-  // Events in no package, or in one the registry rejected, may go into a new package.
-  const free = items.filter((event) => event.package === null || event.status === 'rejected');
+  const free = items.filter(isFree);
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -82,118 +62,22 @@ export default function EventsTablePage() {
       return next;
     });
   const allFreeSelected = free.length > 0 && free.every((event) => selected.has(event.id));
+  const toggleAll = () => setSelected(allFreeSelected ? new Set() : new Set(free.map((event) => event.id)));
+  const columns = registryEventColumns({
+    canWrite,
+    isSelected: (event) => selected.has(event.id),
+    onToggle: (event) => toggle(event.id),
+    allSelected: allFreeSelected,
+    anyFree: free.length > 0,
+    onToggleAll: toggleAll,
+  });
 
   return (
     <Stack spacing={2}>
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Grid container spacing={1.5} sx={{ alignItems: 'center' }}>
-          <Grid size={{ xs: 6, md: 2 }}>
-            <TextField
-              select
-              size="small"
-              fullWidth
-              label={t.filters.kind}
-              value={filters.kind?.[0] ?? ''}
-              onChange={(event) => set({ kind: oneOf(PLEDGE_EVENT_KINDS, event.target.value) })}
-            >
-              <MenuItem value="">{t.filters.allKinds}</MenuItem>
-              {PLEDGE_EVENT_KINDS.map((kind) => (
-                <MenuItem key={kind} value={kind}>
-                  {PLEDGE_EVENT_KIND_LABELS[kind]}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
-          <Grid size={{ xs: 6, md: 2 }}>
-            <TextField
-              select
-              size="small"
-              fullWidth
-              label={t.filters.status}
-              value={filters.status?.[0] ?? ''}
-              onChange={(event) => set({ status: oneOf(EVENT_SUBMISSION_STATUSES, event.target.value) })}
-            >
-              <MenuItem value="">{t.filters.allStatuses}</MenuItem>
-              {EVENT_SUBMISSION_STATUSES.map((status) => (
-                <MenuItem key={status} value={status}>
-                  {EVENT_SUBMISSION_STATUS_LABELS[status]}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
-          <Grid size={{ xs: 6, md: 2 }}>
-            <DateField
-              size="small"
-              label={t.filters.from}
-              value={filters.from ?? ''}
-              onChange={(value) => set({ from: value || undefined })}
-            />
-          </Grid>
-          <Grid size={{ xs: 6, md: 2 }}>
-            <DateField
-              size="small"
-              label={t.filters.to}
-              value={filters.to ?? ''}
-              onChange={(value) => set({ to: value || undefined })}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, md: 4 }}>
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={Boolean(filters.lapsing)}
-                  onChange={(_, checked) => set({ lapsing: checked || undefined })}
-                />
-              }
-              label={t.filters.lapsing}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, md: 4 }}>
-            <TextField
-              size="small"
-              fullWidth
-              label={t.filters.vin}
-              value={filters.vin ?? ''}
-              onChange={(event) => set({ vin: event.target.value || undefined })}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, md: 4 }}>
-            <TextField
-              size="small"
-              fullWidth
-              label={t.filters.pledgor}
-              value={filters.pledgor ?? ''}
-              onChange={(event) => set({ pledgor: event.target.value || undefined })}
-            />
-          </Grid>
-          <Grid size={{ xs: 9, md: 3 }}>
-            <TextField
-              size="small"
-              fullWidth
-              label={t.filters.registrationNumber}
-              value={filters.registrationNumber ?? ''}
-              onChange={(event) => set({ registrationNumber: event.target.value || undefined })}
-            />
-          </Grid>
-          <Grid size={{ xs: 3, md: 1 }}>
-            <Button
-              onClick={() =>
-                set({
-                  kind: undefined,
-                  status: undefined,
-                  from: undefined,
-                  to: undefined,
-                  vin: undefined,
-                  pledgor: undefined,
-                  registrationNumber: undefined,
-                  lapsing: undefined,
-                })
-              }
-            >
-              {t.filters.reset}
-            </Button>
-          </Grid>
-        </Grid>
+      <Paper variant="outlined">
+        <FilterDrawer activeCount={activeFilterCount(filters)}>
+          <RegistryFiltersForm filters={filters} set={set} />
+        </FilterDrawer>
       </Paper>
 
       {canWrite && selected.size > 0 && (
@@ -223,45 +107,33 @@ export default function EventsTablePage() {
         </Alert>
       ) : (
         <Paper variant="outlined">
-          <TableContainer>
-            <Table size="small" aria-label={texts.pages.pledgesEventsRegistry.tabTable}>
-              <TableHead>
-                <TableRow>
-                  {canWrite && (
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        checked={allFreeSelected}
-                        disabled={free.length === 0}
-                        onChange={() =>
-                          setSelected(allFreeSelected ? new Set() : new Set(free.map((event) => event.id)))
-                        }
-                        slotProps={{ input: { 'aria-label': t.table.selectAll } }}
-                      />
-                    </TableCell>
-                  )}
-                  <TableCell>{t.table.date}</TableCell>
-                  <TableCell>{t.table.kind}</TableCell>
-                  <TableCell>{t.table.pledgor}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t.table.contract}</TableCell>
-                  <TableCell>{t.table.vehicles}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t.table.pledge}</TableCell>
-                  <TableCell>{t.table.package}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {items.map((event) => (
-                  <EventRow
-                    key={event.id}
-                    event={event}
-                    canWrite={canWrite}
-                    selected={selected.has(event.id)}
-                    onToggle={() => toggle(event.id)}
-                    onOpen={() => setOpenId(event.id)}
-                  />
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <ResponsiveTable
+            rows={items}
+            columns={columns}
+            getRowId={(event) => event.id}
+            ariaLabel={texts.pages.pledgesEventsRegistry.tabTable}
+            rowOptions={(event) => ({
+              testId: 'pledge-event-row',
+              data: { kind: event.kind },
+              selected: selected.has(event.id),
+              onClick: () => setOpenId(event.id),
+            })}
+            cardsHeader={
+              canWrite && (
+                <FormControlLabel
+                  sx={{ py: 1 }}
+                  control={
+                    <SelectAllCheckbox
+                      allSelected={allFreeSelected}
+                      anyFree={free.length > 0}
+                      onToggleAll={toggleAll}
+                    />
+                  }
+                  label={t.table.selectAll}
+                />
+              )
+            }
+          />
           <ServerPagination
             count={events.data?.total}
             page={page}
