@@ -4,16 +4,11 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import type { PledgePackage } from '@pledgewatch/contract';
+import type { PledgeEvent, PledgePackage } from '@pledgewatch/contract';
 import { useId, useState } from 'react';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/features/pledge-events-registry/texts';
 import { usePledgeEvents } from '../api/get-pledge-events';
 import { ruDate, STATUS_COLORS, vehicleText } from './pledge-event-format';
@@ -22,7 +17,35 @@ const t = texts.pledgeEventsRegistry;
 
 const PAGE_SIZE = 10;
 
-const HIDE_ON_PHONE = { display: { xs: 'none', sm: 'table-cell' } } as const;
+/** A package's events: on a phone card the kind heads it with the status beside, the date below. */
+const columns: ResponsiveColumn<PledgeEvent>[] = [
+  {
+    id: 'date',
+    header: t.table.date,
+    card: 'secondary',
+    cellSx: { whiteSpace: 'nowrap' },
+    cell: (event) => ruDate(event.notificationDate),
+  },
+  { id: 'kind', header: t.table.kind, card: 'title', cell: (event) => event.kindLabel },
+  { id: 'pledgor', header: t.table.pledgor, cell: (event) => event.pledgor.name },
+  {
+    id: 'vehicles',
+    header: t.table.vehicles,
+    cellSx: { fontFamily: 'monospace', whiteSpace: 'nowrap' },
+    cell: (event) =>
+      `${event.vehicles[0] ? vehicleText(event.vehicles[0]) : texts.common.dash}${
+        event.vehicles.length > 1 ? ` (${t.table.more(event.vehicles.length - 1)})` : ''
+      }`,
+  },
+  {
+    id: 'status',
+    header: t.table.package,
+    card: 'actions',
+    cell: (event) => (
+      <Chip size="small" variant="outlined" color={STATUS_COLORS[event.status]} label={event.statusLabel} />
+    ),
+  },
+];
 
 /** A package opened: its events, paged on the server (a file's package may hold thousands). */
 export function PackageEventsDialog({
@@ -45,7 +68,7 @@ export function PackageEventsDialog({
       aria-labelledby={titleId}
       maxWidth="md"
       fullWidth
-      // On a phone the list takes the screen's width (its table scrolls sideways inside).
+      // On a phone the list of cards takes the screen's width.
       sx={{
         '& .MuiDialog-paper': { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } },
       }}
@@ -53,49 +76,15 @@ export function PackageEventsDialog({
       <DialogTitle id={titleId}>{t.packages.eventsTitle(item.name)}</DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
         <TableQueryState query={events} />
-        <TableContainer>
-          <Table size="small" aria-label={t.packages.eventsTitle(item.name)}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.table.date}</TableCell>
-                <TableCell sx={HIDE_ON_PHONE}>{t.table.kind}</TableCell>
-                <TableCell>{t.table.pledgor}</TableCell>
-                <TableCell>{t.table.vehicles}</TableCell>
-                <TableCell>{t.table.package}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((event) => (
-                <TableRow
-                  key={event.id}
-                  hover
-                  data-testid="package-event-row"
-                  sx={{ cursor: 'pointer' }}
-                  onClick={() => onOpenEvent(event.id)}
-                >
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{ruDate(event.notificationDate)}</TableCell>
-                  <TableCell sx={HIDE_ON_PHONE}>{event.kindLabel}</TableCell>
-                  <TableCell>{event.pledgor.name}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-                    {event.vehicles[0] ? vehicleText(event.vehicles[0]) : texts.common.dash}
-                    {event.vehicles.length > 1 ? ` (${t.table.more(event.vehicles.length - 1)})` : ''}
-                  </TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      variant="outlined"
-                      color={STATUS_COLORS[event.status]}
-                      label={event.statusLabel}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-              {events.data && items.length === 0 && (
-                <TableEmptyRow colSpan={5}>{t.packages.eventsEmpty}</TableEmptyRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ResponsiveTable
+          rows={items}
+          columns={columns}
+          getRowId={(event) => event.id}
+          ariaLabel={t.packages.eventsTitle(item.name)}
+          rowOptions={(event) => ({ testId: 'package-event-row', onClick: () => onOpenEvent(event.id) })}
+          showEmpty={Boolean(events.data)}
+          empty={t.packages.eventsEmpty}
+        />
         <ServerPagination
           count={events.data?.total}
           page={page}
