@@ -1,7 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { checkEndpoints } from '@pledgewatch/contract';
+import { checkEndpoints, pledgeEndpoints } from '@pledgewatch/contract';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { ensureEvents as startEvents } from '../support/events.ts';
+import { enterPledgeEvent } from '../support/pledges.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
@@ -153,10 +154,9 @@ test.describe('on a phone', () => {
     await expect(analyst.locator('[data-status]')).toHaveAttribute('data-status', 'active');
   });
 
-  // The notification rules stay a table (another change reworks that panel); its deliveries are cards.
   for (const [screen, tablesLeft] of [
     ['/monitoring/checks', 0],
-    ['/monitoring/notifications', 1],
+    ['/monitoring/notifications', 0],
     ['/settings?tab=users', 0],
     ['/settings?tab=audit', 0],
   ] as const) {
@@ -169,6 +169,109 @@ test.describe('on a phone', () => {
       await expect(page.getByRole('table')).toHaveCount(tablesLeft);
     });
   }
+
+  test('the pledge registry is cards; its filters open in a drawer, narrow the list, and a card is chosen into a package', async ({
+    page,
+  }) => {
+    const surname = `Телефонов${Math.random().toString(36).slice(2, 7)}`;
+    await enterPledgeEvent(surname);
+    await signInThroughForm(page, DEMO_ANALYST);
+    await page.goto('/pledges/events-registry/table');
+    const cards = page.getByTestId('pledge-event-row');
+    await expect(cards.first()).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+
+    // The filters wait behind one button; a pledgor typed there leaves that one event.
+    await expect(page.getByRole('textbox', { name: 'Залогодатель' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Фильтры' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Фильтры' });
+    await drawer.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+    await drawer.getByRole('button', { name: 'Показать' }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Фильтры: 1' })).toBeVisible();
+    await expect(cards).toHaveCount(1);
+    const card = cards.first();
+    await expect(card).toHaveAttribute('data-kind', 'creation');
+    for (const field of [surname, 'Возникновение', 'Не в пакете', '01.03.2025', /XTA21099.RY/]) {
+      await expect(card).toContainText(field);
+    }
+    await expectNoSidewaysScroll(page);
+
+    // The card's checkbox chooses it, as the row's does; the new package's name shows on the card.
+    await card.getByRole('checkbox', { name: `Выбрать: Возникновение ДЗ-${surname}` }).check();
+    await expect(page.getByTestId('selection-bar')).toContainText('Выбрано: 1');
+    await page.getByRole('button', { name: 'Создать пакет' }).click();
+    await expect(page.getByTestId('selection-bar')).toBeHidden();
+    await expect(card).toContainText(/Пакет/);
+    await expect(card).not.toContainText('Не в пакете');
+
+    // A card opens the event as a row does.
+    await card.click();
+    await expect(page.getByText(`ДЗ-${surname}`).last()).toBeVisible();
+  });
+
+  test("a package's events are cards in its dialog", async ({ page }) => {
+    const surname = `Пакетов${Math.random().toString(36).slice(2, 7)}`;
+    const eventId = await enterPledgeEvent(surname);
+    const created = await apiCall<{ name: string }>(
+      await apiToken(DEMO_ANALYST),
+      'POST',
+      pledgeEndpoints.createPackage.path,
+      { name: `Пакет ${surname}`, eventIds: [eventId] },
+    );
+    await signInThroughForm(page, DEMO_ANALYST);
+    await page.goto('/pledges/events-registry/packages');
+    await page
+      .getByRole('region', { name: created.name })
+      .getByRole('button', { name: 'События пакета' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `События пакета «${created.name}»` });
+    const cards = dialog.getByTestId('package-event-row');
+    await expect(cards).toHaveCount(1);
+    for (const field of [surname, 'Возникновение', '01.03.2025', /XTA21099.RY/]) {
+      await expect(cards.first()).toContainText(field);
+    }
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+  });
+
+  test('notification rules and the one-time check history are cards', async ({ page }) => {
+    const admin = await apiToken(DEMO_ADMIN);
+    const name = `Телефон e2e ${Math.random().toString(36).slice(2, 7)}`;
+    await apiCall(admin, 'POST', '/api/v1/monitoring/notifications/settings', {
+      name,
+      enabled: false,
+      method: 'webhook',
+      config: { url: 'https://hooks.bank.example/phone', secret: 'e2e-secret-0123456789' },
+    });
+    const check = await apiCall<{ id: string; number: string }>(
+      admin,
+      'POST',
+      checkEndpoints.oneTimeCheck.path,
+      {
+        vin: VIN,
+      },
+    );
+    await signInThroughForm(page, DEMO_ADMIN);
+    await page.goto('/monitoring/notifications');
+    const rule = page.getByTestId('notification-rule-row').filter({ hasText: name });
+    await expect(rule).toContainText('https://hooks.bank.example/phone');
+    await expect(rule.getByRole('switch', { name: new RegExp(name) })).not.toBeChecked();
+    await expect(rule.getByRole('button', { name: `Изменить: ${name}` })).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+
+    await page.goto('/monitoring/one-time-check/table');
+    const cards = page.getByTestId('check-row');
+    await expect(cards.first()).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+    const mine = cards.filter({ hasText: String(check.number) });
+    await expect(mine.first()).toContainText(VIN);
+    await page.getByRole('button', { name: 'Фильтры' }).click();
+    await expect(page.getByRole('dialog', { name: 'Фильтры' })).toBeVisible();
+  });
 
   test('the one-time check document fits the screen', async ({ page }) => {
     const token = await apiToken(DEMO_ANALYST);
@@ -261,6 +364,13 @@ test.describe('docs screenshots', () => {
         await page.goto('/monitoring/uploads-history');
         await expect(page.getByRole('heading', { name: 'История загрузок', level: 1 })).toBeVisible();
         await saveDocScreenshot(page, `uploads-history-cards-${suffix}`);
+        await page.goto('/monitoring/one-time-check/table');
+        await expect(page.getByTestId('check-row').first()).toBeVisible();
+        await saveDocScreenshot(page, `check-history-${suffix}`);
+        await page.goto('/monitoring/notifications');
+        await expect(page.getByRole('heading', { name: 'Правила уведомлений' })).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        await saveDocScreenshot(page, `notification-rules-${suffix}`);
         await page.goto(`/monitoring/one-time-check/document/${check.id}`);
         await expect(page.getByTestId('check-document')).toBeVisible();
         await saveDocScreenshot(page, `check-document-${suffix}`);

@@ -1,47 +1,22 @@
 import { expect, type Page, test } from '@playwright/test';
 import { endpointPath, pledgeEndpoints } from '@pledgewatch/contract';
-import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { ensureEvents } from '../support/events.ts';
+import { enterPledgeEvent } from '../support/pledges.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
-
-function newVin(): string {
-  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const draft = `XTA21099_RY${serial}`;
-  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
-}
 
 /** A notification entered by the analyst and a package of it approved by the admin: «Готов к отправке». */
 async function readyPackage(surname: string): Promise<{ packageName: string; packageId: string }> {
   const analyst = await apiToken(DEMO_ANALYST);
   const admin = await apiToken(DEMO_ADMIN);
-  const entered = await apiCall<{ event: { id: string } }>(
-    analyst,
-    'POST',
-    pledgeEndpoints.createEvent.path,
-    {
-      kind: 'creation',
-      notificationDate: '2025-03-01',
-      pledgor: {
-        type: 'individual',
-        lastName: surname,
-        firstName: 'Олег',
-        birthDate: '1984-04-04',
-        documentType: 'passport_rf',
-        documentNumber: '4512 345678',
-      },
-      pledgee: { type: 'company', name: 'ПАО Сбербанк', inn: '7707083893', ogrn: '1027700132195' },
-      contract: { number: `ДЗ-${surname}`, date: '2025-03-01' },
-      vehicles: [{ vin: newVin(), description: 'Kia Rio' }],
-    },
-  );
+  const eventId = await enterPledgeEvent(surname);
   const created = await apiCall<{ id: string; name: string }>(
     analyst,
     'POST',
     pledgeEndpoints.createPackage.path,
     {
       name: `Пакет ${surname}`,
-      eventIds: [entered.event.id],
+      eventIds: [eventId],
     },
   );
   await apiCall(admin, 'POST', endpointPath(pledgeEndpoints.transitionPackage.path, { id: created.id }), {
@@ -220,7 +195,9 @@ async function shoot(
   await saveDocScreenshot(page, `package-events-${suffix}`);
   await page.getByRole('dialog').getByRole('button', { name: 'Закрыть' }).click();
   await page.goto(`/pledges/events-registry/table`);
-  await page.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+  await expect(page.getByTestId('pledge-event-row').first()).toBeVisible();
+  await saveDocScreenshot(page, `pledge-events-registry-${suffix}`);
+  await filterByPledgor(page, surname, suffix);
   await expect(page.getByTestId('pledge-event-row')).toHaveCount(1);
   await page.getByTestId('pledge-event-row').first().click();
   await expect(page.getByRole('button', { name: 'Исправить' })).toBeVisible();
@@ -231,4 +208,18 @@ async function shoot(
   await page.getByTestId('event-row').first().getByRole('button', { name: 'Подробнее' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await saveDocScreenshot(page, `event-detail-${suffix}`);
+}
+
+/** On a phone the registry's filters are in a drawer: it is opened (and shot), filled and closed. */
+async function filterByPledgor(page: Page, surname: string, suffix: string) {
+  if (!suffix.startsWith('mobile')) {
+    await page.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+    return;
+  }
+  await page.getByRole('button', { name: 'Фильтры' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Фильтры' });
+  await drawer.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+  await saveDocScreenshot(page, `pledge-events-registry-filters-${suffix}`);
+  await drawer.getByRole('button', { name: 'Показать' }).click();
+  await expect(drawer).toBeHidden();
 }
