@@ -159,6 +159,7 @@ test.describe('on a phone', () => {
     ['/monitoring/notifications', 0],
     ['/settings?tab=users', 0],
     ['/settings?tab=audit', 0],
+    ['/settings?tab=sessions', 0],
   ] as const) {
     test(`${screen} shows cards and does not scroll sideways`, async ({ page }) => {
       await signInThroughForm(page, DEMO_ADMIN);
@@ -169,6 +170,16 @@ test.describe('on a phone', () => {
       await expect(page.getByRole('table')).toHaveCount(tablesLeft);
     });
   }
+
+  test("the profile's sessions are cards, the current one marked", async ({ page }) => {
+    await signInThroughForm(page, DEMO_ANALYST);
+    await page.goto('/settings?tab=sessions');
+    const current = page.getByRole('list').getByTestId('session-row').filter({ hasText: 'Текущий сеанс' });
+    await expect(current).toHaveCount(1);
+    await expect(current.getByRole('button', { name: 'Завершить' })).toHaveCount(0);
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
+  });
 
   test('the pledge registry is cards; its filters open in a drawer, narrow the list, and a card is chosen into a package', async ({
     page,

@@ -1,17 +1,12 @@
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { Session } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { texts } from '@/features/settings/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -43,48 +38,50 @@ export function SessionsList({ sessions }: { sessions: Session[] }) {
   return (
     <SectionCard title={t.heading}>
       <Stack spacing={2}>
-        <TableContainer>
-          <Table size="small" aria-label={t.heading}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.device}</TableCell>
-                <TableCell>{t.ip}</TableCell>
-                <TableCell>{t.createdAt}</TableCell>
-                <TableCell>{t.lastUsedAt}</TableCell>
-                <TableCell align="right">{texts.common.actions}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((session) => (
-                <TableRow key={session.id} data-testid="session-row" selected={session.current}>
-                  <TableCell sx={{ maxWidth: 360 }}>
-                    <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
-                      {session.userAgent || t.unknownDevice}
-                    </Typography>
-                    {session.current && (
-                      <Chip size="small" color="primary" label={t.current} sx={{ mt: 0.5 }} />
-                    )}
-                  </TableCell>
-                  <TableCell>{session.ip ?? texts.common.dash}</TableCell>
-                  <TableCell>{formatDateTime(session.createdAt)}</TableCell>
-                  <TableCell>{formatDateTime(session.lastUsedAt)}</TableCell>
-                  <TableCell align="right">
-                    {!session.current && (
-                      <Button
-                        size="small"
-                        color="error"
-                        onClick={() => setEnding(session)}
-                        loading={endOne.isPending && endOne.variables === session.id}
-                      >
-                        {t.end}
-                      </Button>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ResponsiveTable
+          rows={sessions}
+          columns={[
+            {
+              id: 'device',
+              header: t.device,
+              card: 'title',
+              cellSx: { maxWidth: 360 },
+              cell: (session) => (
+                <>
+                  <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
+                    {session.userAgent || t.unknownDevice}
+                  </Typography>
+                  {session.current && (
+                    <Chip size="small" color="primary" label={t.current} sx={{ mt: 0.5 }} />
+                  )}
+                </>
+              ),
+            },
+            { id: 'ip', header: t.ip, cell: (session) => session.ip ?? texts.common.dash },
+            { id: 'createdAt', header: t.createdAt, cell: (session) => formatDateTime(session.createdAt) },
+            { id: 'lastUsedAt', header: t.lastUsedAt, cell: (session) => formatDateTime(session.lastUsedAt) },
+            {
+              id: 'actions',
+              header: texts.common.actions,
+              align: 'right',
+              card: 'actions',
+              cell: (session) =>
+                !session.current && (
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() => setEnding(session)}
+                    loading={endOne.isPending && endOne.variables === session.id}
+                  >
+                    {t.end}
+                  </Button>
+                ),
+            },
+          ]}
+          getRowId={(session) => session.id}
+          ariaLabel={t.heading}
+          rowOptions={(session) => ({ testId: 'session-row', selected: session.current })}
+        />
         {!hasOthers && <Typography color="text.secondary">{t.empty}</Typography>}
         <Button
           variant="outlined"
