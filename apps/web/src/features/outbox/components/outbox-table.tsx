@@ -1,21 +1,16 @@
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
+import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
-import { TableEmptyRow, TableQueryState } from '@/components/ui/table-states';
+import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/features/outbox/texts';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOutbox } from '../api/get-outbox';
-import { OutboxRow } from './outbox-row';
+import { OutboxBody, outboxColumns } from './outbox-columns';
 
 const t = texts.outbox;
 
@@ -25,6 +20,15 @@ export function OutboxTable() {
   const [to, setTo] = useState('');
   const debouncedTo = useDebouncedValue(to.trim(), SEARCH_DEBOUNCE_MS);
   const outbox = useOutbox({ page, pageSize, to: debouncedTo || undefined });
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) {
+        next.add(id);
+      }
+      return next;
+    });
 
   return (
     <Paper variant="outlined">
@@ -43,27 +47,17 @@ export function OutboxTable() {
         />
       </TableToolbar>
       <TableQueryState query={outbox} />
-      <TableContainer>
-        <Table size="small" aria-label={t.heading}>
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox" />
-              <TableCell>{t.to}</TableCell>
-              <TableCell>{t.subject}</TableCell>
-              <TableCell>{t.status}</TableCell>
-              <TableCell>{t.createdAt}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {outbox.data?.items.map((mail) => (
-              <OutboxRow key={mail.id} mail={mail} />
-            ))}
-            {outbox.data && outbox.data.items.length === 0 && (
-              <TableEmptyRow colSpan={5}>{t.empty}</TableEmptyRow>
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ResponsiveTable
+        rows={outbox.data?.items ?? []}
+        columns={outboxColumns({ isOpen: (mail) => open.has(mail.id), onToggle: (mail) => toggle(mail.id) })}
+        getRowId={(mail) => mail.id}
+        ariaLabel={t.heading}
+        rowOptions={() => ({ testId: 'outbox-row' })}
+        detail={(mail) => <OutboxBody mail={mail} />}
+        detailOpen={(mail) => open.has(mail.id)}
+        showEmpty={Boolean(outbox.data)}
+        empty={t.empty}
+      />
       <ServerPagination count={outbox.data?.total} page={page} pageSize={pageSize} onChange={onChange} />
     </Paper>
   );
