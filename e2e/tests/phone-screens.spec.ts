@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { checkEndpoints, pledgeEndpoints } from '@pledgewatch/contract';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { ensureEvents as startEvents } from '../support/events.ts';
-import { enterPledgeEvent } from '../support/pledges.ts';
+import { enterPledgeEvent, newVin } from '../support/pledges.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
@@ -220,6 +220,36 @@ test.describe('on a phone', () => {
     // A card opens the event as a row does.
     await card.click();
     await expect(page.getByText(`ДЗ-${surname}`).last()).toBeVisible();
+  });
+
+  test("a pledge file's preview and refused rows are cards", async ({ page }) => {
+    const surname = `Файлов${Math.random().toString(36).slice(2, 7)}`;
+    const header = ['Вид уведомления', 'Дата уведомления', 'Залогодатель: тип', 'Залогодатель: фамилия']
+      .concat(['Залогодатель: имя', 'Залогодатель: дата рождения', 'Залогодатель: серия и номер документа'])
+      .concat(['Залогодержатель: наименование', 'Залогодержатель: ИНН', 'Залогодержатель: ОГРН'])
+      .concat(['Договор: номер', 'Договор: дата', 'VIN', 'Описание ТС']);
+    const row = (vin: string) =>
+      ['Возникновение', '01.03.2025', 'ФЛ', surname, 'Анна', '01.02.1990', '4511 123456', 'ПАО Сбербанк']
+        .concat(['7707083893', '1027700132195', `КД-${surname}`, '01.03.2025', vin, 'Kia Rio'])
+        .join(';');
+    const csv = [header.join(';'), row(newVin()), row('XTA21099OY1234567')].join('\r\n');
+    await signInThroughForm(page, DEMO_ANALYST);
+    await page.goto('/pledges/upload-events/table');
+    await page
+      .getByTestId('file-input')
+      .setInputFiles({ name: `${surname}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect(page.getByTestId('upload-view')).toHaveAttribute('data-status', 'validated', {
+      timeout: 30_000,
+    });
+    const preview = page.getByRole('list', { name: 'Принятые строки' });
+    await expect(preview.getByRole('listitem')).toHaveCount(1);
+    await expect(preview).toContainText(surname);
+    await expect(preview).toContainText(/Строка \d+/);
+    const refused = page.getByTestId('rejected-rows').getByRole('list');
+    await expect(refused).toContainText(/Строка \d+/);
+    await expect(refused).toContainText('недопустимые символы I, O, Q');
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
   });
 
   test("a package's events are cards in its dialog", async ({ page }) => {

@@ -1,15 +1,11 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { pledgeEndpoints, UPLOAD_MAX_BYTES_DEFAULT, type UploadDetail } from '@pledgewatch/contract';
 import { Link } from 'react-router';
+import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
 import { FileDropZone } from '@/components/uploads/file-drop-zone';
 import { UploadFileLinks } from '@/components/uploads/upload-file-links';
 import { UploadFlow, type UploadFlowHooks, type UploadFlowTexts } from '@/components/uploads/upload-flow';
@@ -119,6 +115,65 @@ export default function UploadEventsTablePage() {
   );
 }
 
+/** The table's frame on desktops; cards on a phone have their own. */
+const FRAME = { border: { sm: 1 }, borderColor: { sm: 'divider' }, borderRadius: 1 } as const;
+
+/** A file's first rows as they will be entered: a card per row on a phone, headed by the event. */
+const PREVIEW_COLUMNS: ResponsiveColumn<UploadDetail['preview'][number]>[] = [
+  {
+    id: 'row',
+    header: t.row,
+    card: 'secondary',
+    cell: (row) => row.rowNumber,
+    cardCell: (row) => `${t.row} ${row.rowNumber}`,
+  },
+  { id: 'event', header: t.event, card: 'title', cell: (row) => row.label },
+  {
+    id: 'vehicle',
+    header: t.vehicle,
+    cellSx: { fontFamily: 'monospace', whiteSpace: { sm: 'nowrap' } },
+    cell: (row) => (
+      <>
+        {row.displayIdentifier}
+        {row.warning && (
+          <Typography variant="caption" color="warning.main" sx={{ display: 'block', fontFamily: 'inherit' }}>
+            {row.warning}
+          </Typography>
+        )}
+      </>
+    ),
+  },
+  { id: 'contract', header: t.contract, cell: (row) => row.contractNumber },
+  { id: 'pledgor', header: t.pledgor, cell: (row) => row.pledgorName },
+];
+
+/** Rows the file was refused on, each with its Russian reason. */
+const ERROR_COLUMNS: ResponsiveColumn<UploadDetail['errors'][number]>[] = [
+  {
+    id: 'row',
+    header: t.row,
+    card: 'title',
+    cell: (row) => row.rowNumber,
+    cardCell: (row) => `${t.row} ${row.rowNumber}`,
+  },
+  {
+    id: 'vehicle',
+    header: t.vehicle,
+    cellSx: { fontFamily: 'monospace' },
+    cell: (row) => row.values.vin || texts.common.dash,
+  },
+  {
+    id: 'reason',
+    header: t.reason,
+    cellSx: { color: 'error.main' },
+    cell: (row) => (
+      <Typography variant="body2" component="span" color="error">
+        {row.message}
+      </Typography>
+    ),
+  },
+];
+
 function PreviewTable({ upload }: { upload: UploadDetail }) {
   if (upload.preview.length === 0) {
     return null;
@@ -128,41 +183,14 @@ function PreviewTable({ upload }: { upload: UploadDetail }) {
       <Typography variant="subtitle1" component="h3">
         {t.preview}
       </Typography>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" aria-label={t.preview}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.row}</TableCell>
-              <TableCell>{t.event}</TableCell>
-              <TableCell>{t.vehicle}</TableCell>
-              <TableCell>{t.contract}</TableCell>
-              <TableCell>{t.pledgor}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {upload.preview.map((row) => (
-              <TableRow key={row.rowNumber}>
-                <TableCell>{row.rowNumber}</TableCell>
-                <TableCell>{row.label}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-                  {row.displayIdentifier}
-                  {row.warning && (
-                    <Typography
-                      variant="caption"
-                      color="warning.main"
-                      sx={{ display: 'block', fontFamily: 'inherit' }}
-                    >
-                      {row.warning}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell>{row.contractNumber}</TableCell>
-                <TableCell>{row.pledgorName}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <Box sx={FRAME}>
+        <ResponsiveTable
+          rows={upload.preview}
+          columns={PREVIEW_COLUMNS}
+          getRowId={(row) => String(row.rowNumber)}
+          ariaLabel={t.preview}
+        />
+      </Box>
     </Stack>
   );
 }
@@ -176,26 +204,14 @@ function ErrorsTable({ upload }: { upload: UploadDetail }) {
       <Typography variant="subtitle1" component="h3">
         {t.rejected}
       </Typography>
-      <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" aria-label={t.rejected}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.row}</TableCell>
-              <TableCell>{t.vehicle}</TableCell>
-              <TableCell>{t.reason}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {upload.errors.map((row) => (
-              <TableRow key={`${row.rowNumber}-${row.field}`}>
-                <TableCell>{row.rowNumber}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{row.values.vin || texts.common.dash}</TableCell>
-                <TableCell sx={{ color: 'error.main' }}>{row.message}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <Box sx={FRAME}>
+        <ResponsiveTable
+          rows={upload.errors}
+          columns={ERROR_COLUMNS}
+          getRowId={(row) => `${row.rowNumber}-${row.field}`}
+          ariaLabel={t.rejected}
+        />
+      </Box>
       <UploadFileLinks uploadId={upload.id} label={t.errorFile} />
     </Stack>
   );
