@@ -27,6 +27,33 @@ const rejection = (event: PledgeEvent) =>
     </Typography>
   );
 
+/** The notification's date: in the card's grey caption on a phone (shared with a package's list). */
+export const dateColumn: ResponsiveColumn<PledgeEvent> = {
+  id: 'date',
+  header: t.table.date,
+  card: 'secondary',
+  cellSx: { whiteSpace: 'nowrap' },
+  cell: (event) => ruDate(event.notificationDate),
+};
+
+/** The submission status and the package; the table adds the rejection, a card opens with it instead. */
+function SubmissionStatus({ event, withRejection = false }: { event: PledgeEvent; withRejection?: boolean }) {
+  return (
+    <Stack
+      spacing={0.5}
+      sx={withRejection ? { alignItems: 'flex-start' } : { alignItems: 'flex-end', textAlign: 'right' }}
+    >
+      <Chip size="small" variant="outlined" color={STATUS_COLORS[event.status]} label={event.statusLabel} />
+      {event.package && (
+        <Typography variant="caption" color="text.secondary">
+          {event.package.name}
+        </Typography>
+      )}
+      {withRejection && rejection(event)}
+    </Stack>
+  );
+}
+
 type SelectionOptions = {
   isSelected: (event: PledgeEvent) => boolean;
   onToggle: (event: PledgeEvent) => void;
@@ -72,13 +99,7 @@ export function registryEventColumns(
   options: SelectionOptions & { canWrite: boolean },
 ): ResponsiveColumn<PledgeEvent>[] {
   const columns: ResponsiveColumn<PledgeEvent>[] = [
-    {
-      id: 'date',
-      header: t.table.date,
-      card: 'secondary',
-      cellSx: { whiteSpace: 'nowrap' },
-      cell: (event) => ruDate(event.notificationDate),
-    },
+    dateColumn,
     {
       id: 'kind',
       header: t.table.kind,
@@ -158,37 +179,8 @@ export function registryEventColumns(
       id: 'package',
       header: t.table.package,
       card: 'actions',
-      cell: (event) => (
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={STATUS_COLORS[event.status]}
-            label={event.statusLabel}
-          />
-          {event.package && (
-            <Typography variant="caption" color="text.secondary">
-              {event.package.name}
-            </Typography>
-          )}
-          {rejection(event)}
-        </Stack>
-      ),
-      cardCell: (event) => (
-        <Stack spacing={0.5} sx={{ alignItems: 'flex-end', textAlign: 'right' }}>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={STATUS_COLORS[event.status]}
-            label={event.statusLabel}
-          />
-          {event.package && (
-            <Typography variant="caption" color="text.secondary">
-              {event.package.name}
-            </Typography>
-          )}
-        </Stack>
-      ),
+      cell: (event) => <SubmissionStatus event={event} withRejection />,
+      cardCell: (event) => <SubmissionStatus event={event} />,
     },
     {
       // The rejection sits under the status in the table; on a card it opens the card, in full width.

@@ -11,7 +11,8 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/features/pledge-events-registry/texts';
 import { usePledgeEvents } from '../api/get-pledge-events';
-import { ruDate, STATUS_COLORS, vehicleText } from './pledge-event-format';
+import { dateColumn } from './event-columns';
+import { STATUS_COLORS, vehicleText } from './pledge-event-format';
 
 const t = texts.pledgeEventsRegistry;
 
@@ -19,13 +20,7 @@ const PAGE_SIZE = 10;
 
 /** A package's events: on a phone card the kind heads it with the status beside, the date below. */
 const columns: ResponsiveColumn<PledgeEvent>[] = [
-  {
-    id: 'date',
-    header: t.table.date,
-    card: 'secondary',
-    cellSx: { whiteSpace: 'nowrap' },
-    cell: (event) => ruDate(event.notificationDate),
-  },
+  dateColumn,
   { id: 'kind', header: t.table.kind, card: 'title', cell: (event) => event.kindLabel },
   { id: 'pledgor', header: t.table.pledgor, cell: (event) => event.pledgor.name },
   {
