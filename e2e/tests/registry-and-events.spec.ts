@@ -196,6 +196,8 @@ async function shoot(
   await page.getByRole('dialog').getByRole('button', { name: 'Закрыть' }).click();
   await page.goto(`/pledges/events-registry/table`);
   await expect(page.getByTestId('pledge-event-row').first()).toBeVisible();
+  // The list's first cards, whatever scroll the packages page left behind.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await saveDocScreenshot(page, `pledge-events-registry-${suffix}`);
   await filterByPledgor(page, surname, suffix);
   await expect(page.getByTestId('pledge-event-row')).toHaveCount(1);

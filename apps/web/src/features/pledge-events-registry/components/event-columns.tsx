@@ -54,6 +54,22 @@ function SubmissionStatus({ event, withRejection = false }: { event: PledgeEvent
   );
 }
 
+/** The kind with the registry's number under it; bold where it heads a card. */
+function KindCell({ event, bold = false }: { event: PledgeEvent; bold?: boolean }) {
+  return (
+    <>
+      <Typography variant="body2" component="span" sx={{ fontWeight: bold ? 600 : undefined }}>
+        {event.kindLabel}
+      </Typography>
+      {registrationOf(event) && (
+        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', whiteSpace: 'nowrap' }}>
+          {registrationOf(event)}
+        </Typography>
+      )}
+    </>
+  );
+}
+
 type SelectionOptions = {
   isSelected: (event: PledgeEvent) => boolean;
   onToggle: (event: PledgeEvent) => void;
@@ -104,22 +120,8 @@ export function registryEventColumns(
       id: 'kind',
       header: t.table.kind,
       card: 'title',
-      cell: (event) => (
-        <>
-          <Typography variant="body2" component="span" sx={{ fontWeight: { xs: 600, sm: 'inherit' } }}>
-            {event.kindLabel}
-          </Typography>
-          {registrationOf(event) && (
-            <Typography
-              variant="caption"
-              color="text.secondary"
-              sx={{ display: 'block', whiteSpace: 'nowrap' }}
-            >
-              {registrationOf(event)}
-            </Typography>
-          )}
-        </>
-      ),
+      cell: (event) => <KindCell event={event} />,
+      cardCell: (event) => <KindCell event={event} bold />,
     },
     { id: 'pledgor', header: t.table.pledgor, cell: (event) => event.pledgor.name },
     {
