@@ -1,13 +1,6 @@
 import { pledgeEndpoints } from '@pledgewatch/contract';
-import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import { newVin } from './identifiers.ts';
 import { apiCall, apiToken, DEMO_ANALYST } from './session.ts';
-
-/** A valid VIN of its own for every call (the registry refuses a vehicle twice in one package). */
-export function newVin(): string {
-  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const draft = `XTA21099_RY${serial}`;
-  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
-}
 
 /** A creation notification entered by the analyst, its pledgor named `surname`; its id. */
 export async function enterPledgeEvent(surname: string): Promise<string> {
@@ -34,3 +27,21 @@ export async function enterPledgeEvent(surname: string): Promise<string> {
   );
   return entered.event.id;
 }
+
+/** The header of a pledge-events file with the columns the end-to-end files fill. */
+export const PLEDGE_FILE_HEADER = [
+  'Вид уведомления',
+  'Дата уведомления',
+  'Залогодатель: тип',
+  'Залогодатель: фамилия',
+  'Залогодатель: имя',
+  'Залогодатель: дата рождения',
+  'Залогодатель: серия и номер документа',
+  'Залогодержатель: наименование',
+  'Залогодержатель: ИНН',
+  'Залогодержатель: ОГРН',
+  'Договор: номер',
+  'Договор: дата',
+  'VIN',
+  'Описание ТС',
+];

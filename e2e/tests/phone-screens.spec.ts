@@ -2,7 +2,8 @@ import { expect, type Page, test } from '@playwright/test';
 import { checkEndpoints, pledgeEndpoints } from '@pledgewatch/contract';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { ensureEvents as startEvents } from '../support/events.ts';
-import { enterPledgeEvent, newVin } from '../support/pledges.ts';
+import { newVin } from '../support/identifiers.ts';
+import { enterPledgeEvent } from '../support/pledges.ts';
 import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**

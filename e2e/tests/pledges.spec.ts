@@ -1,31 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import { typeDate } from '../support/date-field.ts';
+import { newVin } from '../support/identifiers.ts';
+import { PLEDGE_FILE_HEADER } from '../support/pledges.ts';
 import { DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
-
-function newVin(): string {
-  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const draft = `XTA21099_RY${serial}`;
-  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
-}
-
-const HEADER = [
-  'Вид уведомления',
-  'Дата уведомления',
-  'Залогодатель: тип',
-  'Залогодатель: фамилия',
-  'Залогодатель: имя',
-  'Залогодатель: дата рождения',
-  'Залогодатель: серия и номер документа',
-  'Залогодержатель: наименование',
-  'Залогодержатель: ИНН',
-  'Залогодержатель: ОГРН',
-  'Договор: номер',
-  'Договор: дата',
-  'VIN',
-  'Описание ТС',
-];
 
 test('pledge registry: a pledge by hand, a file with a bad row, one package approved by a second person, sent and exported', async ({
   page,
@@ -84,7 +62,12 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
       vin,
       'Kia Rio',
     ].join(';');
-  const csv = [HEADER.join(';'), row(fileVins[0]!), row(fileVins[1]!), row('XTA21099OY1234567')].join('\r\n');
+  const csv = [
+    PLEDGE_FILE_HEADER.join(';'),
+    row(fileVins[0]!),
+    row(fileVins[1]!),
+    row('XTA21099OY1234567'),
+  ].join('\r\n');
   await page
     .getByTestId('file-input')
     .setInputFiles({ name: fileName, mimeType: 'text/csv', buffer: Buffer.from(csv) });

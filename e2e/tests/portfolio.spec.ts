@@ -1,14 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { computeVinCheckDigit, isValidInn } from '@pledgewatch/identifiers';
+import { isValidInn } from '@pledgewatch/identifiers';
 import iconv from 'iconv-lite';
+import { newVin } from '../support/identifiers.ts';
 import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
-
-/** A valid VIN (ISO 3779 check digit) of a Lada model year 2024, with a serial no demo item has. */
-function newVin(): string {
-  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const draft = `XTA21099_RY${serial}`;
-  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
-}
 
 /** A valid 10-digit INN of a company. */
 function newInn(): string {

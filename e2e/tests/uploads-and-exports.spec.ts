@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import ExcelJS from 'exceljs';
 import { PDFParse } from 'pdf-parse';
 import { typeDate } from '../support/date-field.ts';
@@ -11,6 +10,8 @@ import {
   PHONE,
   saveDocScreenshot,
 } from '../support/doc-screenshots.ts';
+import { newVin } from '../support/identifiers.ts';
+import { PLEDGE_FILE_HEADER } from '../support/pledges.ts';
 import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
 /**
@@ -18,29 +19,6 @@ import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
  * With DOCS_SCREENSHOTS=1 the changed screens are also saved to docs/screenshots/ (both sizes, both
  * themes) for docs/screenshots.md.
  */
-
-function newVin(): string {
-  const serial = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
-  const draft = `XTA21099_RY${serial}`;
-  return draft.replace('_', computeVinCheckDigit(draft.replace('_', '0')));
-}
-
-const HEADER = [
-  'Вид уведомления',
-  'Дата уведомления',
-  'Залогодатель: тип',
-  'Залогодатель: фамилия',
-  'Залогодатель: имя',
-  'Залогодатель: дата рождения',
-  'Залогодатель: серия и номер документа',
-  'Залогодержатель: наименование',
-  'Залогодержатель: ИНН',
-  'Залогодержатель: ОГРН',
-  'Договор: номер',
-  'Договор: дата',
-  'VIN',
-  'Описание ТС',
-];
 
 const eventRow = (surname: string, vin: string) =>
   [
@@ -84,9 +62,11 @@ async function docShots(page: Page, name: string, prepare: () => Promise<void>) 
 /** A pledge file with one bad row, checked and waiting for confirmation. */
 async function uploadPledgeFile(page: Page, fileName: string) {
   const surname = `Выгрузов${Math.random().toString(36).slice(2, 7)}`;
-  const csv = [HEADER.join(';'), eventRow(surname, newVin()), eventRow(surname, 'XTA21099OY1234567')].join(
-    '\r\n',
-  );
+  const csv = [
+    PLEDGE_FILE_HEADER.join(';'),
+    eventRow(surname, newVin()),
+    eventRow(surname, 'XTA21099OY1234567'),
+  ].join('\r\n');
   await page.goto('/pledges/upload-events/table');
   await page
     .getByTestId('file-input')
