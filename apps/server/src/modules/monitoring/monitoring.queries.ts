@@ -1,6 +1,7 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 import type { ValidItemRow } from './item-rules.ts';
+import { cachedMatches, keepMatches, type SortedMatches } from './sorted-matches-cache.ts';
 
 export interface ItemRow {
   id: string;
@@ -125,6 +126,7 @@ export async function findItems(
     /** Tests lower these to take the frequent-term path on a few rows. */
     exactTotalMax?: number;
     walkRows?: number;
+    sortedStretch?: number;
   },
 ): Promise<{ items: ItemRow[]; total: number; totalIsEstimate: boolean }> {
   const params: unknown[] = [filter.organisationId, filter.kind, filter.statuses];
@@ -230,6 +232,15 @@ export async function findItems(
     page,
   );
   let items = walked.rows;
+  if (items.length < filter.limit && filter.sort !== 'lastCheckedAt') {
+    // The matches cluster away from the start of the order: sort them all once, keep the stretch
+    // around this page for the next pages and repeats, with the exact number of matches. (Not for
+    // the last-check order: check times change without a revision.)
+    const kept = await sortedMatchesPage(db, { ...filter, where, params, key, direction });
+    if (kept) {
+      return { ...kept, totalIsEstimate: false };
+    }
+  }
   if (items.length < filter.limit) {
     items = (await sorted(false)).rows;
   }
@@ -239,6 +250,104 @@ export async function findItems(
   }
   const seen = filter.offset + items.length + 1;
   return { items, total: Math.max(roundEstimate(estimate), seen), totalIsEstimate: true };
+}
+
+/** Matches kept per sorted stretch (sorted-matches-cache.ts): 40 pages of 25. */
+const SORTED_STRETCH = 1_000;
+/** Delta rows of one organisation's revision above which they are folded (compact_monitoring_item_revisions). */
+const REVISION_ROWS_TO_COMPACT = 64;
+/** The revision of the organisation's list (0036): changes with every committed insert, delete or listed edit. */
+const REVISION = `(SELECT coalesce(sum(changes), 0)::text FROM monitoring_item_revisions WHERE organisation_id = $1)`;
+
+/**
+ * Matches from `start` on (at most `span`) in the order, their number, and the revision they were
+ * read at, in one statement. The window count runs over every match, so the number is exact.
+ */
+async function sortMatches(
+  db: Queryable,
+  query: { where: string; params: unknown[]; key: string; direction: string; start: number; span: number },
+): Promise<SortedMatches> {
+  const { where, params, key, direction, start, span } = query;
+  const at = params.length + 1;
+  const { rows } = await db.query<{
+    revision: string;
+    id: string | null;
+    total: number | null;
+    deltas: number;
+  }>(
+    `WITH hits AS (
+       SELECT id, k, count(*) OVER () AS total
+         FROM (SELECT id, ${key} AS k FROM monitoring_items WHERE ${where} OFFSET 0) h
+        ORDER BY k ${direction}, id ${direction} LIMIT $${at} OFFSET $${at + 1})
+     SELECT r.revision, r.deltas, hits.id, hits.total::int AS total
+       FROM (SELECT ${REVISION} AS revision,
+                    (SELECT count(*)::int FROM monitoring_item_revisions WHERE organisation_id = $1) AS deltas) r
+       LEFT JOIN hits ON true
+      ORDER BY hits.k ${direction}, hits.id ${direction}`,
+    [...params, span, start],
+  );
+  const { revision, deltas } = rows[0]!;
+  if (deltas > REVISION_ROWS_TO_COMPACT) {
+    await db.query('SELECT compact_monitoring_item_revisions($1)', [params[0]]);
+  }
+  const ids = rows.flatMap((row) => (row.id ? [row.id] : []));
+  if (ids.length > 0 || start === 0) {
+    return { revision, start, ids, total: rows[0]!.total ?? 0 };
+  }
+  // Past the last match: only their number.
+  const count = await db.query<{ revision: string; total: number }>(
+    `SELECT ${REVISION} AS revision, count(*)::int AS total FROM monitoring_items WHERE ${where}`,
+    params,
+  );
+  return { ...count.rows[0]!, start, ids };
+}
+
+/**
+ * A page of a frequent term's matches sorted, from the kept stretch when the organisation's list
+ * has not changed since it was read (checked in the statement that reads the page), else sorted
+ * afresh. Identical to sorting every match on each call.
+ */
+async function sortedMatchesPage(
+  db: Queryable,
+  query: {
+    where: string;
+    params: unknown[];
+    key: string;
+    direction: string;
+    sort: ItemSort;
+    offset: number;
+    limit: number;
+    sortedStretch?: number;
+  },
+): Promise<{ items: ItemRow[]; total: number } | undefined> {
+  const stretch = query.sortedStretch ?? SORTED_STRETCH;
+  const start = Math.floor(query.offset / stretch) * stretch;
+  const span = stretch + query.limit;
+  const cacheKey = JSON.stringify([query.params, query.sort, query.direction, start, span]);
+  let entry = cachedMatches(cacheKey);
+  for (let attempt = 0; ; attempt++) {
+    if (!entry) {
+      entry = await sortMatches(db, { ...query, start, span });
+      keepMatches(cacheKey, entry);
+    }
+    const ids = entry.ids.slice(query.offset - start, query.offset - start + query.limit);
+    const { rows } = await db.query<ItemRow & { revision: string }>(
+      `SELECT r.revision, m.* FROM (SELECT ${REVISION} AS revision) r
+         LEFT JOIN LATERAL (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id = ANY($2::uuid[])) m
+           ON r.revision = $3`,
+      [query.params[0], ids, entry.revision],
+    );
+    const byId = new Map(rows.flatMap(({ revision: _, ...row }) => (row.id ? [[row.id, row]] : [])));
+    const items = ids.flatMap((id) => byId.get(id) ?? []);
+    if (rows[0]!.revision === entry.revision && items.length === ids.length) {
+      return { items, total: entry.total };
+    }
+    // The list changed since the stretch was read (or while it was): read it again, a few times.
+    if (attempt === 2) {
+      return undefined;
+    }
+    entry = undefined;
+  }
 }
 
 /**
