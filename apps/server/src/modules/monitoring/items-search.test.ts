@@ -61,6 +61,18 @@ async function expected(user: TestUser, search: string, sort: ItemSort, order: '
   return rows.map((row) => row.id);
 }
 
+/** The test database, noting the text of every statement it runs. */
+function recordingDb() {
+  const queries: string[] = [];
+  const db = {
+    query: ((text: string, values?: unknown[]) => {
+      queries.push(text);
+      return app.db.query(text, values);
+    }) as typeof app.db.query,
+  };
+  return { db, queries };
+}
+
 /** A page of 10 of the frequent term's matches, straight from the query layer. */
 const solarisPage = (
   db: Queryable,
@@ -128,13 +140,7 @@ describe('items search (issue #15)', () => {
   it('a frequent term clustered far down the order: sorted once, then pages and the exact total from the kept stretch, which follows every change', async () => {
     const user = await createSignedInUser(app);
     await seedPortfolio(user);
-    const queries: string[] = [];
-    const db = {
-      query: ((text: string, values?: unknown[]) => {
-        queries.push(text);
-        return app.db.query(text, values);
-      }) as typeof app.db.query,
-    };
+    const { db, queries } = recordingDb();
     // A walk of one row never holds a page of 10: every page comes from the sorted matches, kept
     // in stretches of 7 so that pages cross them.
     const page = (sort: ItemSort, order: 'asc' | 'desc', offset: number) =>
@@ -207,6 +213,44 @@ describe('items search (issue #15)', () => {
       );
     }
     await agree('after many edits');
+  });
+
+  it('a list without search pages past its middle from the other end, exactly like the straightforward query', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    // Archived items are counted apart (monitoring_item_counts): the offset from the end must skip them.
+    await app.db.query(
+      `UPDATE monitoring_items SET status = 'archived' WHERE organisation_id = $1 AND label LIKE 'Haval Jolion №1%'`,
+      [user.organisationId],
+    );
+    const { db, queries } = recordingDb();
+    for (const sort of (Object.keys(KEYS) as ItemSort[]).filter((key) => key !== 'lastCheckedAt')) {
+      for (const order of ['asc', 'desc'] as const) {
+        const all = await expected(user, '', sort, order);
+        expect(all.length).toBe(87);
+        for (let offset = 0; offset < all.length + 10; offset += 7) {
+          queries.length = 0;
+          const page = await findItems(db, {
+            organisationId: user.organisationId,
+            kind: 'vin',
+            statuses: ['active', 'paused'],
+            sort,
+            order,
+            limit: 10,
+            offset,
+            reverseFrom: 1,
+          });
+          const what = `${sort} ${order} ${offset}`;
+          expect(
+            page.items.map((item) => item.id),
+            what,
+          ).toEqual(all.slice(offset, offset + 10));
+          expect(page, what).toMatchObject({ total: all.length, totalIsEstimate: false });
+          const fromTheEnd = queries.some((text) => text.includes(`id ${order === 'asc' ? 'DESC' : 'ASC'}`));
+          expect(fromTheEnd, what).toBe(offset > 0 && 2 * offset + 10 > all.length);
+        }
+      }
+    }
   });
 
   it('searches the label and contract as edited: the stored search text follows the row', async () => {
