@@ -175,8 +175,10 @@ export async function findItems(
                 WHERE c.organisation_id = $1 AND c.kind = $2 AND m.status = ANY($3::text[])
                 ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
              ORDER BY last_checked_at ${direction}, id ${direction}`
-          : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
-              ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
+          : // The skipped rows from the sort index alone (it carries the status, 0037), then the page's rows.
+            `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+               SELECT id FROM monitoring_items WHERE ${where} ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+             ${order}`,
         page,
       ),
       // The whole list: the counts table.
@@ -296,8 +298,9 @@ async function pageFromTheEnd(
     `SELECT r.total, page.* FROM
        (SELECT coalesce(sum(items) FILTER (WHERE kind = $2 AND status = ANY($3::text[])), 0)::bigint AS total
           FROM monitoring_item_counts WHERE organisation_id = $1) r
-       LEFT JOIN (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
-                   ORDER BY ${column} ${reverse}, id ${reverse} LIMIT $${at} OFFSET $${at + 1}) page ON true
+       LEFT JOIN (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
+                    SELECT id FROM monitoring_items WHERE ${where}
+                     ORDER BY ${column} ${reverse}, id ${reverse} LIMIT $${at} OFFSET $${at + 1})) page ON true
       ORDER BY page.${column} ${direction}, page.id ${direction}`,
     [
       ...params,
