@@ -91,6 +91,11 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
       ['list, sort by VIN asc', { ...base, sort: 'identifier', order: 'asc' }],
       ['list, sort by label desc', { ...base, sort: 'label', order: 'desc' }],
       ['list, sort by contract asc, page 400', { ...base, sort: 'contractNumber', order: 'asc', page: 400 }],
+      [
+        'list, sort by label asc, middle page',
+        { ...base, sort: 'label', order: 'asc', page: Math.ceil(ROWS / 50) },
+      ],
+      ['list, newest first, last page', { ...base, page: Math.ceil((ROWS * 0.98) / 25) }],
       ['list, sort by last check', { ...base, sort: 'lastCheckedAt', order: 'desc' }],
       ['list, status = archived', { ...base, status: 'archived' }],
       ['search VIN fragment', { ...base, search: 'u012346' }],
@@ -109,10 +114,12 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
     console.log(
       `\nItems page on a ${ROWS.toLocaleString('en')}-item organisation (page of 25 + total, ${RUNS} runs each; target p95 ≤ 100 ms)`,
     );
+    // max: the first call of a case pays what later calls may find kept (a frequent term's sorted matches).
     console.log(
-      `${'case'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'total'.padStart(12)}`,
+      `${'case'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'total'.padStart(12)}`,
     );
     let slowest = { name: '', p95: 0 };
+    let longest = { name: '', max: 0 };
     for (const [name, query] of cases) {
       const latencies: number[] = [];
       let total = '';
@@ -124,15 +131,19 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
       }
       latencies.sort((a, b) => a - b);
       const p95 = percentile(latencies, 95);
+      const max = latencies.at(-1)!;
       if (p95 > slowest.p95) {
         slowest = { name, p95 };
       }
+      if (max > longest.max) {
+        longest = { name, max };
+      }
       console.log(
-        `${name.padEnd(40)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${total.padStart(12)}`,
+        `${name.padEnd(40)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${max.toFixed(1).padStart(8)} ${total.padStart(12)}`,
       );
     }
     console.log(
-      `RESULT items rows=${ROWS} cases=${cases.length} p95_ms=${slowest.p95.toFixed(1)} slowest="${slowest.name}"`,
+      `RESULT items rows=${ROWS} cases=${cases.length} p95_ms=${slowest.p95.toFixed(1)} slowest="${slowest.name}" max_ms=${longest.max.toFixed(1)} max_case="${longest.name}"`,
     );
   } finally {
     await db.end();
