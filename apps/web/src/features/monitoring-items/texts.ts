@@ -26,6 +26,9 @@ export const texts = {
     total: (count: number) => `Всего: ${countOf(count, 'объект', 'объекта', 'объектов')}`,
     /** A search with more than 10 000 matches: the server estimates the total. */
     totalAbout: (count: number) => `Всего: около ${formatInteger(count)} объектов`,
+    /** The pager's rows of an estimated total. */
+    rowsOfAbout: (from: number, to: number, count: number) =>
+      `${from}–${to} из примерно ${formatInteger(count)}`,
     vin: 'VIN',
     document: 'Документ',
     label: 'Метка',

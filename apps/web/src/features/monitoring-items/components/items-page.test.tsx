@@ -39,13 +39,17 @@ const item = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const render = async (role: 'analyst' | 'viewer', url = paths.monitoringItems.getHref()) => {
+const render = async (
+  role: 'analyst' | 'viewer',
+  url = paths.monitoringItems.getHref(),
+  totals = { total: 1, totalIsEstimate: false },
+) => {
   const api = stubApi([
     meAnswer(role),
     {
       path: monitoringEndpoints.items.path,
       schema: itemsResponseSchema,
-      body: { items: [item], total: 1, totalIsEstimate: false },
+      body: { items: [item], ...totals },
     },
   ]);
   const view = parseItemsView(new URL(url, 'http://localhost').searchParams);
@@ -80,6 +84,20 @@ describe('monitoring items route', () => {
     const asked = api.requested.find((url) => url.startsWith(monitoringEndpoints.items.path));
     expect(asked).toContain('search=XTA');
     expect(asked).toContain('page=2');
+  });
+
+  it('says an estimated total is one, above the list and in the pager; an exact one as it is', async () => {
+    const estimated = visibleText(
+      (await render('analyst', undefined, { total: 190_000, totalIsEstimate: true })).html,
+    ).replace(/\s/g, ' ');
+    expect(estimated).toContain('Всего: около 190 000 объектов');
+    expect(estimated).toContain('1–25 из примерно 190 000');
+    const exact = visibleText(
+      (await render('analyst', undefined, { total: 200_000, totalIsEstimate: false })).html,
+    ).replace(/\s/g, ' ');
+    expect(exact).toContain('Всего: 200 000 объектов');
+    expect(exact).toContain('1–25 из 200 000');
+    expect(exact).not.toContain('примерно');
   });
 
   it('offers no row selection to a viewer', async () => {

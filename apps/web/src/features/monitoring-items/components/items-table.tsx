@@ -29,7 +29,7 @@ const SKELETON_ROWS = 5;
 
 type ItemsTableProps = {
   view: ItemsView;
-  query: UseQueryResult<{ items: MonitoringItem[]; total: number }>;
+  query: UseQueryResult<{ items: MonitoringItem[]; total: number; totalIsEstimate?: boolean }>;
   canWrite: boolean;
   selected: ReadonlySet<string>;
   onSelect: (ids: string[], checked: boolean) => void;
@@ -240,6 +240,9 @@ export function ItemsTable({
         page={view.page}
         pageSize={view.pageSize}
         onChange={onPage}
+        {...(query.data?.totalIsEstimate && {
+          labelDisplayedRows: ({ from, to, count }) => t.rowsOfAbout(from, to, count),
+        })}
       />
     </>
   );
