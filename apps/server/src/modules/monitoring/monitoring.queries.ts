@@ -318,8 +318,8 @@ async function pageFromTheEnd(
 const SORTED_STRETCH = 1_000;
 /** Delta rows of one organisation's revision above which they are folded (compact_monitoring_item_revisions). */
 const REVISION_ROWS_TO_COMPACT = 64;
-/** The revision of the organisation's list (0036): changes with every committed insert, delete or listed edit. */
-const REVISION = `(SELECT coalesce(sum(changes), 0)::text FROM monitoring_item_revisions WHERE organisation_id = $1)`;
+/** The revision of the organisation's list (0036): grows with every committed insert, delete or listed edit. */
+const REVISION = `(SELECT coalesce(sum(marks), 0)::text FROM monitoring_item_revisions WHERE organisation_id = $1)`;
 
 /**
  * Matches from `start` on (at most `span`) in the order, their number, and the revision they were
