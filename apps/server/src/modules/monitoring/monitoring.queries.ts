@@ -1,7 +1,7 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 import type { ValidItemRow } from './item-rules.ts';
-import { cachedMatches, keepMatches, type SortedMatches } from './sorted-matches-cache.ts';
+import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
 
 export interface ItemRow {
   id: string;
@@ -159,7 +159,15 @@ export async function findItems(
   ) {
     const total = await countItems(db, filter.organisationId, filter.kind, filter.statuses);
     if (2 * filter.offset + filter.limit > total) {
-      const items = await pageFromTheEnd(db, { where, params, column, direction, filter, total });
+      const items = await pageFromTheEnd<ItemRow>(db, {
+        columns: ITEM_COLUMNS,
+        where,
+        params,
+        column,
+        direction,
+        filter,
+        total,
+      });
       if (items) {
         return { items, total, totalIsEstimate: false };
       }
@@ -252,7 +260,14 @@ export async function findItems(
     // The matches cluster away from the start of the order: sort them all once, keep the stretch
     // around this page for the next pages and repeats, with the exact number of matches. (Not for
     // the last-check order: check times change without a revision.)
-    const kept = await sortedMatchesPage(db, { ...filter, where, params, key, direction });
+    const kept = await sortedMatchesPage<ItemRow>(db, {
+      ...filter,
+      columns: ITEM_COLUMNS,
+      where,
+      params,
+      key,
+      direction,
+    });
     if (kept) {
       return { ...kept, totalIsEstimate: false };
     }
@@ -266,150 +281,6 @@ export async function findItems(
   }
   const seen = filter.offset + items.length + 1;
   return { items, total: Math.max(roundEstimate(estimate), seen), totalIsEstimate: true };
-}
-
-/**
- * From this offset on, a page of the whole list past its middle is read from the other end of the
- * sort index: the last of a million items costs a walk of 25 rows instead of a million.
- */
-const REVERSE_WALK_MIN_OFFSET = 1_000;
-
-/**
- * A page of the whole list (no search) counted from its end: the index walked in the opposite
- * order. The offset from the end comes from `total` (the counts table, 0002) as constants the
- * planner can use; the statement reads the counts again in its own snapshot, and a page read while
- * the total changed is not returned (undefined: the caller reads the page the usual way).
- */
-async function pageFromTheEnd(
-  db: Queryable,
-  query: {
-    where: string;
-    params: unknown[];
-    column: string;
-    direction: 'ASC' | 'DESC';
-    filter: { limit: number; offset: number };
-    total: number;
-  },
-): Promise<ItemRow[] | undefined> {
-  const { where, params, column, direction, filter, total } = query;
-  const reverse = direction === 'ASC' ? 'DESC' : 'ASC';
-  const at = params.length + 1;
-  const { rows } = await db.query<ItemRow & { total: number }>(
-    `SELECT r.total, page.* FROM
-       (SELECT coalesce(sum(items) FILTER (WHERE kind = $2 AND status = ANY($3::text[])), 0)::bigint AS total
-          FROM monitoring_item_counts WHERE organisation_id = $1) r
-       LEFT JOIN (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-                    SELECT id FROM monitoring_items WHERE ${where}
-                     ORDER BY ${column} ${reverse}, id ${reverse} LIMIT $${at} OFFSET $${at + 1})) page ON true
-      ORDER BY page.${column} ${direction}, page.id ${direction}`,
-    [
-      ...params,
-      Math.max(0, Math.min(filter.limit, total - filter.offset)),
-      Math.max(0, total - filter.offset - filter.limit),
-    ],
-  );
-  if (rows[0]?.total !== total) {
-    return undefined;
-  }
-  return rows.flatMap(({ total: _, ...item }) => (item.id ? [item] : []));
-}
-
-/** Matches kept per sorted stretch (sorted-matches-cache.ts): 40 pages of 25. */
-const SORTED_STRETCH = 1_000;
-/** Delta rows of one organisation's revision above which they are folded (compact_monitoring_item_revisions). */
-const REVISION_ROWS_TO_COMPACT = 64;
-/** The revision of the organisation's list (0036): grows with every committed insert, delete or listed edit. */
-const REVISION = `(SELECT coalesce(sum(marks), 0)::text FROM monitoring_item_revisions WHERE organisation_id = $1)`;
-
-/**
- * Matches from `start` on (at most `span`) in the order, their number, and the revision they were
- * read at, in one statement. The window count runs over every match, so the number is exact.
- */
-async function sortMatches(
-  db: Queryable,
-  query: { where: string; params: unknown[]; key: string; direction: string; start: number; span: number },
-): Promise<SortedMatches> {
-  const { where, params, key, direction, start, span } = query;
-  const at = params.length + 1;
-  const { rows } = await db.query<{
-    revision: string;
-    id: string | null;
-    total: number | null;
-    deltas: number;
-  }>(
-    `WITH hits AS (
-       SELECT id, k, count(*) OVER () AS total
-         FROM (SELECT id, ${key} AS k FROM monitoring_items WHERE ${where} OFFSET 0) h
-        ORDER BY k ${direction}, id ${direction} LIMIT $${at} OFFSET $${at + 1})
-     SELECT r.revision, r.deltas, hits.id, hits.total::int AS total
-       FROM (SELECT ${REVISION} AS revision,
-                    (SELECT count(*)::int FROM monitoring_item_revisions WHERE organisation_id = $1) AS deltas) r
-       LEFT JOIN hits ON true
-      ORDER BY hits.k ${direction}, hits.id ${direction}`,
-    [...params, span, start],
-  );
-  const { revision, deltas } = rows[0]!;
-  if (deltas > REVISION_ROWS_TO_COMPACT) {
-    await db.query('SELECT compact_monitoring_item_revisions($1)', [params[0]]);
-  }
-  const ids = rows.flatMap((row) => (row.id ? [row.id] : []));
-  if (ids.length > 0 || start === 0) {
-    return { revision, start, ids, total: rows[0]!.total ?? 0 };
-  }
-  // Past the last match: only their number.
-  const count = await db.query<{ revision: string; total: number }>(
-    `SELECT ${REVISION} AS revision, count(*)::int AS total FROM monitoring_items WHERE ${where}`,
-    params,
-  );
-  return { ...count.rows[0]!, start, ids };
-}
-
-/**
- * A page of a frequent term's matches sorted, from the kept stretch when the organisation's list
- * has not changed since it was read (checked in the statement that reads the page), else sorted
- * afresh. Identical to sorting every match on each call.
- */
-async function sortedMatchesPage(
-  db: Queryable,
-  query: {
-    where: string;
-    params: unknown[];
-    key: string;
-    direction: string;
-    sort: ItemSort;
-    offset: number;
-    limit: number;
-    sortedStretch?: number;
-  },
-): Promise<{ items: ItemRow[]; total: number } | undefined> {
-  const stretch = query.sortedStretch ?? SORTED_STRETCH;
-  const start = Math.floor(query.offset / stretch) * stretch;
-  const span = stretch + query.limit;
-  const cacheKey = JSON.stringify([query.params, query.sort, query.direction, start, span]);
-  let entry = cachedMatches(cacheKey);
-  for (let attempt = 0; ; attempt++) {
-    if (!entry) {
-      entry = await sortMatches(db, { ...query, start, span });
-      keepMatches(cacheKey, entry);
-    }
-    const ids = entry.ids.slice(query.offset - start, query.offset - start + query.limit);
-    const { rows } = await db.query<ItemRow & { revision: string }>(
-      `SELECT r.revision, m.* FROM (SELECT ${REVISION} AS revision) r
-         LEFT JOIN LATERAL (SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id = ANY($2::uuid[])) m
-           ON r.revision = $3`,
-      [query.params[0], ids, entry.revision],
-    );
-    const byId = new Map(rows.flatMap(({ revision: _, ...row }) => (row.id ? [[row.id, row]] : [])));
-    const items = ids.flatMap((id) => byId.get(id) ?? []);
-    if (rows[0]!.revision === entry.revision && items.length === ids.length) {
-      return { items, total: entry.total };
-    }
-    // The list changed since the stretch was read (or while it was): read it again, a few times.
-    if (attempt === 2) {
-      return undefined;
-    }
-    entry = undefined;
-  }
 }
 
 /**
