@@ -121,6 +121,8 @@ export async function sortedMatchesPage<ItemRow extends { id: string }>(
     offset: number;
     limit: number;
     sortedStretch?: number;
+    /** Only a kept stretch that is still valid: no sorting. */
+    keptOnly?: boolean;
   },
 ): Promise<{ items: ItemRow[]; total: number } | undefined> {
   const stretch = query.sortedStretch ?? SORTED_STRETCH;
@@ -128,6 +130,9 @@ export async function sortedMatchesPage<ItemRow extends { id: string }>(
   const span = stretch + query.limit;
   const cacheKey = JSON.stringify([query.params, query.sort, query.direction, start, span]);
   let entry = cachedMatches(cacheKey);
+  if (!entry && query.keptOnly) {
+    return undefined;
+  }
   for (let attempt = 0; ; attempt++) {
     if (!entry) {
       entry = await sortMatches(db, { ...query, start, span });
@@ -146,7 +151,7 @@ export async function sortedMatchesPage<ItemRow extends { id: string }>(
       return { items, total: entry.total };
     }
     // The list changed since the stretch was read (or while it was): read it again, a few times.
-    if (attempt === 2) {
+    if (attempt === 2 || query.keptOnly) {
       return undefined;
     }
     entry = undefined;

@@ -226,6 +226,15 @@ export async function findItems(
     );
     return { items: [], total: count.rows[0]!.count, totalIsEstimate: false };
   }
+  // An earlier page of this search kept its sorted matches (they cluster far down the order): the
+  // page is there, no walk needed (a walk may also cross other organisations' rows).
+  const sortedQuery = { ...filter, columns: ITEM_COLUMNS, where, params, key, direction };
+  if (filter.sort !== 'lastCheckedAt') {
+    const kept = await sortedMatchesPage<ItemRow>(db, { ...sortedQuery, keptOnly: true });
+    if (kept) {
+      return { ...kept, totalIsEstimate: false };
+    }
+  }
   // A frequent term: its matches are dense, so the page is usually among the first rows of the sort
   // index. Walk a bounded stretch of it; when the page is not there, sort the matches.
   const walkRows = Math.trunc(
@@ -260,14 +269,7 @@ export async function findItems(
     // The matches cluster away from the start of the order: sort them all once, keep the stretch
     // around this page for the next pages and repeats, with the exact number of matches. (Not for
     // the last-check order: check times change without a revision.)
-    const kept = await sortedMatchesPage<ItemRow>(db, {
-      ...filter,
-      columns: ITEM_COLUMNS,
-      where,
-      params,
-      key,
-      direction,
-    });
+    const kept = await sortedMatchesPage<ItemRow>(db, sortedQuery);
     if (kept) {
       return { ...kept, totalIsEstimate: false };
     }
