@@ -99,6 +99,66 @@ describe('portfolio import (issue #15)', () => {
     ).toBe(0);
   });
 
+  it('an auto-confirmed upload skips the preview summary: the import counts new, restored and repeated rows, and the label rollups equal a recount', async () => {
+    const user = await createSignedInUser(app);
+    const vins = Array.from({ length: 6 }, () => makeVin());
+    // A first upload, then one of its items archived: the second upload restores it.
+    await importCsv(
+      user,
+      ['VIN;Метка', `${vins[0]};Kia Rio`, `${vins[1]};kia RIO`, `${vins[2]};Архив`].join('\n'),
+    );
+    await app.db.query(
+      "UPDATE monitoring_items SET status = 'archived', archived_at = now() WHERE organisation_id = $1 AND identifier = $2",
+      [user.organisationId, vins[2]],
+    );
+    const summarise = vi.spyOn(itemsUpload, 'summarise');
+    try {
+      const uploadId = await importCsv(
+        user,
+        [
+          'VIN;Метка',
+          `${vins[0]};Повтор активного`,
+          `${vins[2]};Вернулся`,
+          `${vins[3]};KIA Rio`,
+          `${vins[4]}`,
+          `${vins[3]};Повтор в файле`,
+          `${vins[5]};Kia Rio`,
+        ].join('\n'),
+      );
+      expect(summarise).not.toHaveBeenCalled();
+      expect((await get(`/api/v1/monitoring/uploads/${uploadId}`, user)).json()).toMatchObject({
+        status: 'done',
+        counts: { rows: 6, accepted: 3, restored: 1, duplicates: 2, rejected: 0 },
+      });
+    } finally {
+      summarise.mockRestore();
+    }
+    const rollup = await app.db.query(
+      `SELECT label, day::text, kind, added, archived FROM statistics_label_item_days
+        WHERE organisation_id = $1 AND (added <> 0 OR archived <> 0) ORDER BY 1, 2, 3`,
+      [user.organisationId],
+    );
+    const recount = await app.db.query(
+      `SELECT label, day::text, kind, sum(added)::int AS added, sum(archived)::int AS archived
+         FROM (SELECT lower(label) AS label, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind,
+                      1 AS added, 0 AS archived FROM monitoring_items WHERE organisation_id = $1
+               UNION ALL
+               SELECT lower(label), (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+                 FROM monitoring_items WHERE organisation_id = $1 AND archived_at IS NOT NULL) x
+        WHERE label IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      [user.organisationId],
+    );
+    expect(rollup.rows).toEqual(recount.rows);
+    expect(rollup.rows.find((row) => row.label === 'kia rio')).toMatchObject({ added: 4 });
+    const labels = await app.db.query(
+      `SELECT DISTINCT lower(i.label) AS label FROM monitoring_items i
+        WHERE i.organisation_id = $1 AND i.label IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM statistics_labels l WHERE l.organisation_id = i.organisation_id AND l.label = lower(i.label))`,
+      [user.organisationId],
+    );
+    expect(labels.rows).toEqual([]);
+  });
+
   it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {
     const user = await createSignedInUser(app);
     const merge = vi.spyOn(itemsUpload, 'afterImport').mockRejectedValue(new Error('not the owner'));

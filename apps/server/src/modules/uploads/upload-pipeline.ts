@@ -7,7 +7,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
 import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
-import type { HeaderMap, RowProblem, UploadKindHandler } from './kinds/upload-kind.ts';
+import type { HeaderMap, RowProblem, StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
 import { mapHeader } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { openRowSource } from './reader/open-row-source.ts';
@@ -207,6 +207,7 @@ export async function validateUpload(
     const isTemplateExample = templateExampleMatcher(handler, indexes);
     let total = 0;
     let rejected = 0;
+    let staged = 0;
     let read = 0;
     for await (const row of rows) {
       if (++read % YIELD_EVERY === 0) {
@@ -227,17 +228,22 @@ export async function validateUpload(
       const check: ReturnType<UploadKindHandler['validateRow']> =
         problems.length > 0 ? { ok: false, problems } : handler.validateRow(values);
       const rowNumber = String(row.rowNumber);
+      let full: Promise<void> | null;
       if (check.ok) {
-        await staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
+        staged++;
+        full = staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
       } else {
         rejected++;
-        await errors.writeRow([
+        full = errors.writeRow([
           uploadId,
           rowNumber,
           check.problems[0]?.field ?? null,
           check.problems.map((problem) => problem.message).join('; '),
           arrayLiteral(fields.map((field) => clipRawValue(values[field] ?? ''))),
         ]);
+      }
+      if (full) {
+        await full;
       }
       if (total % PROGRESS_EVERY === 0) {
         const percent = Math.min(99, Math.floor((source.bytesRead() / Math.max(1, source.totalBytes)) * 100));
@@ -249,9 +255,14 @@ export async function validateUpload(
     if (total === 0) {
       throw new UploadFileError('В файле нет строк с данными — только заголовок');
     }
-    const summary = await withTransaction(db, (tx) =>
-      handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
-    );
+    // Nobody looks at the preview's counts of an auto-confirmed upload, and its import counts the
+    // same again: a kind whose summary only counts skips it (a second pass over the staged rows).
+    const summary: StagedSummary =
+      upload.auto_confirm && handler.summaryOnlyCounts
+        ? { staged, accepted: 0, restored: 0, duplicates: 0 }
+        : await withTransaction(db, (tx) =>
+            handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
+          );
     await withTransaction(db, async (tx) => {
       const moved = await updateUpload(
         tx,

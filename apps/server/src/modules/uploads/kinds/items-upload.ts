@@ -128,6 +128,8 @@ export const itemsUpload: UploadKindHandler = {
     };
   },
 
+  summaryOnlyCounts: true,
+
   async summarise(db, { uploadId, organisationId }) {
     // Distinct identities by hashing (in memory at this work_mem) rather than a sort with a window.
     await db.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
