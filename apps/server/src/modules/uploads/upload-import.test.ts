@@ -9,6 +9,7 @@ import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../t
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { itemsUpload } from './kinds/items-upload.ts';
+import { importUpload, validateUpload } from './upload-pipeline.ts';
 import { createUpload } from './uploads.service.ts';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
@@ -157,6 +158,65 @@ describe('portfolio import (issue #15)', () => {
       [user.organisationId],
     );
     expect(labels.rows).toEqual([]);
+  });
+
+  it("the statistics label filter finds an import's new labels once its job completes the import, also when the job is retried after stopping past the commit", async () => {
+    const user = await createSignedInUser(app);
+    const moscowToday = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
+    const addedWithLabel = async (label: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/monitoring/statistics/data',
+          headers: bearer(user.token),
+          payload: { from: moscowToday, to: moscowToday, label },
+        })
+      ).json().totals.itemsAdded as number;
+    // Validated and imported without the job's after-work: as if the worker died right after the commit.
+    const upload = await createUpload({
+      db: app.db,
+      queue: app.queue,
+      config,
+      auth: {
+        organisationId: user.organisationId,
+        userId: user.id,
+        sessionId: '',
+        role: 'analyst',
+        isStaff: false,
+      },
+      kind: 'items',
+      autoConfirm: true,
+      file: {
+        fileName: 'labels.csv',
+        stream: Readable.from([
+          Buffer.from(
+            ['VIN;Метка', `${makeVin()};Отложенная Метка`, `${makeVin()};отложенная метка`].join('\n'),
+          ),
+        ]),
+      },
+    });
+    await validateUpload({ db: app.db, config }, upload.id, { lastAttempt: true });
+    expect(await importUpload({ db: app.db, config }, upload.id, { lastAttempt: true })).not.toBeNull();
+    // The rows and their day counts are in; the dictionary entry the filter looks up is not yet.
+    expect((await get('/api/v1/monitoring/items?entity=vin', user)).json().total).toBe(2);
+    expect(await addedWithLabel('отложенная')).toBe(0);
+
+    // The job's first retry fails to complete: it fails, for another retry.
+    const complete = vi
+      .spyOn(itemsUpload, 'completeImport')
+      .mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      await expect(run(importUploadJob, upload.id)).rejects.toThrow('connection lost');
+    } finally {
+      complete.mockRestore();
+    }
+    expect(await addedWithLabel('отложенная')).toBe(0);
+    await run(importUploadJob, upload.id);
+    expect(await addedWithLabel('отложенная')).toBe(2);
+    expect((await get(`/api/v1/monitoring/uploads/${upload.id}`, user)).json()).toMatchObject({
+      status: 'done',
+      counts: { accepted: 2 },
+    });
   });
 
   it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {

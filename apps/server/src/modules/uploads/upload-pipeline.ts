@@ -314,13 +314,14 @@ export async function validateUpload(
 /**
  * Import phase, in one transaction: either every staged row lands (with the upload marked done and
  * its staging dropped) or none does. A failed attempt is retried; the last one marks the upload failed.
- * Returns the kind when this call imported (the caller runs settleImport after it), else null.
+ * Returns the upload when this call imported (the caller runs completeImport and settleImport after
+ * it), else null.
  */
 export async function importUpload(
   context: PipelineContext,
   uploadId: string,
   options: { lastAttempt: boolean },
-): Promise<UploadRow['kind'] | null> {
+): Promise<UploadRow | null> {
   const { db } = context;
   const upload = await getUpload(db, uploadId);
   if (upload?.status !== 'importing') {
@@ -376,12 +377,25 @@ export async function importUpload(
     throw error;
   }
   await removeFile(context, uploadId);
-  return imported ? upload.kind : null;
+  return imported ? upload : null;
 }
 
-/** After an upload's import committed (its rows are in the list): the kind's deferred work. */
-export async function settleImport(context: PipelineContext, kind: UploadRow['kind']): Promise<void> {
-  await uploadKindHandler(kind).afterImport?.(context.db);
+/** The upload when its import has committed (a retried job after a crash past the commit), else null. */
+export async function importedUpload(context: PipelineContext, uploadId: string): Promise<UploadRow | null> {
+  const upload = await getUpload(context.db, uploadId);
+  return upload && ['done', 'done_with_errors'].includes(upload.status) ? upload : null;
+}
+
+/** After an upload's import committed: the deferred work results depend on. Throws for a retry. */
+export async function completeImport(context: PipelineContext, upload: UploadRow): Promise<void> {
+  await uploadKindHandler(upload.kind).completeImport?.(context.db, {
+    organisationId: upload.organisation_id,
+  });
+}
+
+/** After completeImport: the kind's deferred work that only makes things faster (index merges). */
+export async function settleImport(context: PipelineContext, upload: UploadRow): Promise<void> {
+  await uploadKindHandler(upload.kind).afterImport?.(context.db);
 }
 
 /** Drops what a cancelled or finished upload no longer needs. */

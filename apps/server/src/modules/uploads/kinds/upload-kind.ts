@@ -64,6 +64,11 @@ export interface UploadKindHandler {
    * trigram index entries the import deferred. Runs outside any transaction.
    */
   afterImport?(db: Queryable): Promise<void>;
+  /**
+   * Work an import leaves for after its commit that results depend on (the statistics label
+   * dictionary): runs before afterImport, and a failure fails the job, whose retry runs it again.
+   */
+  completeImport?(db: Queryable, options: { organisationId: string }): Promise<void>;
   /** Moves the staged rows into place; runs inside the import transaction. */
   importStaged(
     tx: Queryable,
