@@ -28,9 +28,9 @@ function makeVin(): string {
   return body.slice(0, 8) + computeVinCheckDigit(body) + body.slice(9);
 }
 
-/** A portfolio CSV through the service and both jobs, as the worker runs them. */
-async function importCsv(user: TestUser, csv: string): Promise<string> {
-  const upload = await createUpload({
+/** A portfolio CSV received by the service (auto-confirmed), before its jobs. */
+const receiveCsv = (user: TestUser, csv: string) =>
+  createUpload({
     db: app.db,
     queue: app.queue,
     config,
@@ -45,6 +45,10 @@ async function importCsv(user: TestUser, csv: string): Promise<string> {
     autoConfirm: true,
     file: { fileName: 'portfolio.csv', stream: Readable.from([Buffer.from(csv)]) },
   });
+
+/** A portfolio CSV through the service and both jobs, as the worker runs them. */
+async function importCsv(user: TestUser, csv: string): Promise<string> {
+  const upload = await receiveCsv(user, csv);
   await run(validateUploadJob, upload.id);
   await run(importUploadJob, upload.id);
   return upload.id;
@@ -173,28 +177,10 @@ describe('portfolio import (issue #15)', () => {
         })
       ).json().totals.itemsAdded as number;
     // Validated and imported without the job's after-work: as if the worker died right after the commit.
-    const upload = await createUpload({
-      db: app.db,
-      queue: app.queue,
-      config,
-      auth: {
-        organisationId: user.organisationId,
-        userId: user.id,
-        sessionId: '',
-        role: 'analyst',
-        isStaff: false,
-      },
-      kind: 'items',
-      autoConfirm: true,
-      file: {
-        fileName: 'labels.csv',
-        stream: Readable.from([
-          Buffer.from(
-            ['VIN;Метка', `${makeVin()};Отложенная Метка`, `${makeVin()};отложенная метка`].join('\n'),
-          ),
-        ]),
-      },
-    });
+    const upload = await receiveCsv(
+      user,
+      ['VIN;Метка', `${makeVin()};Отложенная Метка`, `${makeVin()};отложенная метка`].join('\n'),
+    );
     await validateUpload({ db: app.db, config }, upload.id, { lastAttempt: true });
     expect(await importUpload({ db: app.db, config }, upload.id, { lastAttempt: true })).not.toBeNull();
     // The rows and their day counts are in; the dictionary entry the filter looks up is not yet.
