@@ -7,6 +7,7 @@ import { createPool } from '../apps/server/src/db/pool.ts';
 import type { JobQueue } from '../apps/server/src/jobs/job-definition.ts';
 import { findItems } from '../apps/server/src/modules/monitoring/monitoring.service.ts';
 import {
+  completeImport,
   importUpload,
   settleImport,
   validateUpload,
@@ -43,7 +44,7 @@ const upload = await createUpload({
 const t1 = performance.now();
 await validateUpload({ db, config }, upload.id, { lastAttempt: true });
 const t2 = performance.now();
-const kind = await importUpload({ db, config }, upload.id, { lastAttempt: true });
+const imported = await importUpload({ db, config }, upload.id, { lastAttempt: true });
 // What the user sees next: the items list with the new rows (its first page and total).
 const list = await findItems({
   db,
@@ -55,9 +56,11 @@ const list = await findItems({
   order: 'desc',
 });
 const t3 = performance.now();
-// The deferred search index merge, then a search for the file's last row.
-if (kind) {
-  await settleImport({ db, config }, kind);
+// The deferred work (statistics label dictionary, search index merge), then a search for the file's
+// last row.
+if (imported) {
+  await completeImport({ db, config }, imported);
+  await settleImport({ db, config }, imported);
 }
 const t4 = performance.now();
 const lastRow = Number(process.env.BENCH_PORTFOLIO_ROWS ?? 1_000_000) - 1;

@@ -24,6 +24,11 @@ const MAKES = [
   { wmi: 'X7L', plant: 'R', model: { name: 'Renault Duster', vds: 'HSRD2' } },
 ];
 const YEARS = 'JKLMNPR';
+/**
+ * The Node flags the processes that run upload jobs start with (package.json: start:server, worker):
+ * the young generation capped at 16 MB semi-spaces, or V8 grows it to 64 MB ones during a long import.
+ */
+const IMPORTING_PROCESS_FLAGS = ['--max-semi-space-size=16'];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 /** `ROWS` unique valid VINs with labels, contracts and pledgors, as a `;` CSV in UTF-8. */
@@ -108,6 +113,7 @@ export async function benchPortfolio({ databaseUrl }: BenchContext): Promise<voi
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
+        ...IMPORTING_PROCESS_FLAGS,
         path.join(import.meta.dirname, 'portfolio-import.child.ts'),
         databaseUrl,
         organisationId,

@@ -1,2 +1,3 @@
-/** The statistics module's public entry: the day arithmetic reports share. */
+/** The statistics module's public entry: the day arithmetic reports share, the label dictionary fill. */
+export { fillLabelDictionary } from './statistics.queries.ts';
 export { nextDay } from './statistics.service.ts';

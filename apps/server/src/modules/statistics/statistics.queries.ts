@@ -214,3 +214,20 @@ export async function countDeliveries(
   );
   return rows;
 }
+
+/**
+ * Dictionary entries for the labels of the organisation's day rows that have none: an upload's
+ * import leaves them to its job, after the commit (0033_deferred_label_dictionary.sql). Both tables
+ * are read in (organisation, label) order from their keys. Idempotent.
+ */
+export async function fillLabelDictionary(db: Queryable, organisationId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO statistics_labels (organisation_id, label)
+     SELECT DISTINCT d.organisation_id, d.label FROM statistics_label_item_days d
+      WHERE d.organisation_id = $1
+        AND NOT EXISTS (SELECT 1 FROM statistics_labels l WHERE l.organisation_id = d.organisation_id AND l.label = d.label)
+      ORDER BY 1, 2
+     ON CONFLICT DO NOTHING`,
+    [organisationId],
+  );
+}

@@ -9,6 +9,7 @@ import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../t
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { itemsUpload } from './kinds/items-upload.ts';
+import { importUpload, validateUpload } from './upload-pipeline.ts';
 import { createUpload } from './uploads.service.ts';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
@@ -27,9 +28,9 @@ function makeVin(): string {
   return body.slice(0, 8) + computeVinCheckDigit(body) + body.slice(9);
 }
 
-/** A portfolio CSV through the service and both jobs, as the worker runs them. */
-async function importCsv(user: TestUser, csv: string): Promise<string> {
-  const upload = await createUpload({
+/** A portfolio CSV received by the service (auto-confirmed), before its jobs. */
+const receiveCsv = (user: TestUser, csv: string) =>
+  createUpload({
     db: app.db,
     queue: app.queue,
     config,
@@ -44,6 +45,10 @@ async function importCsv(user: TestUser, csv: string): Promise<string> {
     autoConfirm: true,
     file: { fileName: 'portfolio.csv', stream: Readable.from([Buffer.from(csv)]) },
   });
+
+/** A portfolio CSV through the service and both jobs, as the worker runs them. */
+async function importCsv(user: TestUser, csv: string): Promise<string> {
+  const upload = await receiveCsv(user, csv);
   await run(validateUploadJob, upload.id);
   await run(importUploadJob, upload.id);
   return upload.id;
@@ -97,6 +102,107 @@ describe('portfolio import (issue #15)', () => {
       (await get(`/api/v1/monitoring/items?entity=vin&search=${encodeURIComponent('повтор')}`, user)).json()
         .total,
     ).toBe(0);
+  });
+
+  it('an auto-confirmed upload skips the preview summary: the import counts new, restored and repeated rows, and the label rollups equal a recount', async () => {
+    const user = await createSignedInUser(app);
+    const vins = Array.from({ length: 6 }, () => makeVin());
+    // A first upload, then one of its items archived: the second upload restores it.
+    await importCsv(
+      user,
+      ['VIN;Метка', `${vins[0]};Kia Rio`, `${vins[1]};kia RIO`, `${vins[2]};Архив`].join('\n'),
+    );
+    await app.db.query(
+      "UPDATE monitoring_items SET status = 'archived', archived_at = now() WHERE organisation_id = $1 AND identifier = $2",
+      [user.organisationId, vins[2]],
+    );
+    const summarise = vi.spyOn(itemsUpload, 'summarise');
+    try {
+      const uploadId = await importCsv(
+        user,
+        [
+          'VIN;Метка',
+          `${vins[0]};Повтор активного`,
+          `${vins[2]};Вернулся`,
+          `${vins[3]};KIA Rio`,
+          `${vins[4]}`,
+          `${vins[3]};Повтор в файле`,
+          `${vins[5]};Kia Rio`,
+        ].join('\n'),
+      );
+      expect(summarise).not.toHaveBeenCalled();
+      expect((await get(`/api/v1/monitoring/uploads/${uploadId}`, user)).json()).toMatchObject({
+        status: 'done',
+        counts: { rows: 6, accepted: 3, restored: 1, duplicates: 2, rejected: 0 },
+      });
+    } finally {
+      summarise.mockRestore();
+    }
+    const rollup = await app.db.query(
+      `SELECT label, day::text, kind, added, archived FROM statistics_label_item_days
+        WHERE organisation_id = $1 AND (added <> 0 OR archived <> 0) ORDER BY 1, 2, 3`,
+      [user.organisationId],
+    );
+    const recount = await app.db.query(
+      `SELECT label, day::text, kind, sum(added)::int AS added, sum(archived)::int AS archived
+         FROM (SELECT lower(label) AS label, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind,
+                      1 AS added, 0 AS archived FROM monitoring_items WHERE organisation_id = $1
+               UNION ALL
+               SELECT lower(label), (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+                 FROM monitoring_items WHERE organisation_id = $1 AND archived_at IS NOT NULL) x
+        WHERE label IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      [user.organisationId],
+    );
+    expect(rollup.rows).toEqual(recount.rows);
+    expect(rollup.rows.find((row) => row.label === 'kia rio')).toMatchObject({ added: 4 });
+    const labels = await app.db.query(
+      `SELECT DISTINCT lower(i.label) AS label FROM monitoring_items i
+        WHERE i.organisation_id = $1 AND i.label IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM statistics_labels l WHERE l.organisation_id = i.organisation_id AND l.label = lower(i.label))`,
+      [user.organisationId],
+    );
+    expect(labels.rows).toEqual([]);
+  });
+
+  it("the statistics label filter finds an import's new labels once its job completes the import, also when the job is retried after stopping past the commit", async () => {
+    const user = await createSignedInUser(app);
+    const moscowToday = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
+    const addedWithLabel = async (label: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/monitoring/statistics/data',
+          headers: bearer(user.token),
+          payload: { from: moscowToday, to: moscowToday, label },
+        })
+      ).json().totals.itemsAdded as number;
+    // Validated and imported without the job's after-work: as if the worker died right after the commit.
+    const upload = await receiveCsv(
+      user,
+      ['VIN;Метка', `${makeVin()};Отложенная Метка`, `${makeVin()};отложенная метка`].join('\n'),
+    );
+    await validateUpload({ db: app.db, config }, upload.id, { lastAttempt: true });
+    expect(await importUpload({ db: app.db, config }, upload.id, { lastAttempt: true })).not.toBeNull();
+    // The rows and their day counts are in; the dictionary entry the filter looks up is not yet.
+    expect((await get('/api/v1/monitoring/items?entity=vin', user)).json().total).toBe(2);
+    expect(await addedWithLabel('отложенная')).toBe(0);
+
+    // The job's first retry fails to complete: it fails, for another retry.
+    const complete = vi
+      .spyOn(itemsUpload, 'completeImport')
+      .mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      await expect(run(importUploadJob, upload.id)).rejects.toThrow('connection lost');
+    } finally {
+      complete.mockRestore();
+    }
+    expect(await addedWithLabel('отложенная')).toBe(0);
+    await run(importUploadJob, upload.id);
+    expect(await addedWithLabel('отложенная')).toBe(2);
+    expect((await get(`/api/v1/monitoring/uploads/${upload.id}`, user)).json()).toMatchObject({
+      status: 'done',
+      counts: { accepted: 2 },
+    });
   });
 
   it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {

@@ -7,7 +7,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
 import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
-import type { HeaderMap, RowProblem, UploadKindHandler } from './kinds/upload-kind.ts';
+import type { HeaderMap, RowProblem, StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
 import { mapHeader } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { openRowSource } from './reader/open-row-source.ts';
@@ -207,6 +207,7 @@ export async function validateUpload(
     const isTemplateExample = templateExampleMatcher(handler, indexes);
     let total = 0;
     let rejected = 0;
+    let staged = 0;
     let read = 0;
     for await (const row of rows) {
       if (++read % YIELD_EVERY === 0) {
@@ -227,17 +228,22 @@ export async function validateUpload(
       const check: ReturnType<UploadKindHandler['validateRow']> =
         problems.length > 0 ? { ok: false, problems } : handler.validateRow(values);
       const rowNumber = String(row.rowNumber);
+      let full: Promise<void> | null;
       if (check.ok) {
-        await staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
+        staged++;
+        full = staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
       } else {
         rejected++;
-        await errors.writeRow([
+        full = errors.writeRow([
           uploadId,
           rowNumber,
           check.problems[0]?.field ?? null,
           check.problems.map((problem) => problem.message).join('; '),
           arrayLiteral(fields.map((field) => clipRawValue(values[field] ?? ''))),
         ]);
+      }
+      if (full) {
+        await full;
       }
       if (total % PROGRESS_EVERY === 0) {
         const percent = Math.min(99, Math.floor((source.bytesRead() / Math.max(1, source.totalBytes)) * 100));
@@ -249,9 +255,14 @@ export async function validateUpload(
     if (total === 0) {
       throw new UploadFileError('В файле нет строк с данными — только заголовок');
     }
-    const summary = await withTransaction(db, (tx) =>
-      handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
-    );
+    // Nobody looks at the preview's counts of an auto-confirmed upload, and its import counts the
+    // same again: a kind whose summary only counts skips it (a second pass over the staged rows).
+    const summary: StagedSummary =
+      upload.auto_confirm && handler.summaryOnlyCounts
+        ? { staged, accepted: 0, restored: 0, duplicates: 0 }
+        : await withTransaction(db, (tx) =>
+            handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
+          );
     await withTransaction(db, async (tx) => {
       const moved = await updateUpload(
         tx,
@@ -303,13 +314,14 @@ export async function validateUpload(
 /**
  * Import phase, in one transaction: either every staged row lands (with the upload marked done and
  * its staging dropped) or none does. A failed attempt is retried; the last one marks the upload failed.
- * Returns the kind when this call imported (the caller runs settleImport after it), else null.
+ * Returns the upload when this call imported (the caller runs completeImport and settleImport after
+ * it), else null.
  */
 export async function importUpload(
   context: PipelineContext,
   uploadId: string,
   options: { lastAttempt: boolean },
-): Promise<UploadRow['kind'] | null> {
+): Promise<UploadRow | null> {
   const { db } = context;
   const upload = await getUpload(db, uploadId);
   if (upload?.status !== 'importing') {
@@ -365,12 +377,25 @@ export async function importUpload(
     throw error;
   }
   await removeFile(context, uploadId);
-  return imported ? upload.kind : null;
+  return imported ? upload : null;
 }
 
-/** After an upload's import committed (its rows are in the list): the kind's deferred work. */
-export async function settleImport(context: PipelineContext, kind: UploadRow['kind']): Promise<void> {
-  await uploadKindHandler(kind).afterImport?.(context.db);
+/** The upload when its import has committed (a retried job after a crash past the commit), else null. */
+export async function importedUpload(context: PipelineContext, uploadId: string): Promise<UploadRow | null> {
+  const upload = await getUpload(context.db, uploadId);
+  return upload && ['done', 'done_with_errors'].includes(upload.status) ? upload : null;
+}
+
+/** After an upload's import committed: the deferred work results depend on. Throws for a retry. */
+export async function completeImport(context: PipelineContext, upload: UploadRow): Promise<void> {
+  await uploadKindHandler(upload.kind).completeImport?.(context.db, {
+    organisationId: upload.organisation_id,
+  });
+}
+
+/** After completeImport: the kind's deferred work that only makes things faster (index merges). */
+export async function settleImport(context: PipelineContext, upload: UploadRow): Promise<void> {
+  await uploadKindHandler(upload.kind).afterImport?.(context.db);
 }
 
 /** Drops what a cancelled or finished upload no longer needs. */

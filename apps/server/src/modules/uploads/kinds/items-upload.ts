@@ -2,6 +2,7 @@ import type { UploadPreviewRow } from '@pledgewatch/contract';
 import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
 import { displayIdentifier, mergeSearchIndexes, validateItemRow } from '../../monitoring/index.ts';
+import { fillLabelDictionary } from '../../statistics/index.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
 /** For the sorts of a million staged rows (validation summary, import); this transaction only. */
@@ -128,6 +129,8 @@ export const itemsUpload: UploadKindHandler = {
     };
   },
 
+  summaryOnlyCounts: true,
+
   async summarise(db, { uploadId, organisationId }) {
     // Distinct identities by hashing (in memory at this work_mem) rather than a sort with a window.
     await db.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
@@ -178,6 +181,11 @@ export const itemsUpload: UploadKindHandler = {
     );
   },
 
+  async completeImport(db, { organisationId }) {
+    // The import's new labels, deferred (0033_deferred_label_dictionary.sql).
+    await fillLabelDictionary(db, organisationId);
+  },
+
   async afterImport(db) {
     // The import's search entries wait in the trigram index's pending list until this merge.
     await mergeSearchIndexes(db);
@@ -188,6 +196,8 @@ export const itemsUpload: UploadKindHandler = {
     // Rows go in in identity order (the sort of DISTINCT ON), so the identity key fills page by page;
     // the sort of a million staged rows fits in memory instead of spilling to disk.
     await tx.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
+    // The statistics label dictionary is filled by completeImport, after the commit.
+    await tx.query(`SET LOCAL pledgewatch.defer_label_dictionary = 'on'`);
     const { rows } = await tx.query<{ staged: number; inserted: number; restored: number }>(
       `WITH src AS (
          SELECT DISTINCT ON (kind, document_type, identifier)

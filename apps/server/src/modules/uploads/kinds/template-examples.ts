@@ -25,5 +25,13 @@ export function templateExampleMatcher(
       .map((row) => signature((_field, i) => row[i] ?? ''))
       .filter((sig) => sig.split('\u0001').filter(Boolean).length >= 2),
   );
-  return (values) => examples.size > 0 && examples.has(signature((field) => values[field] ?? ''));
+  // A row's signature is built only when its first present cell is some example's: per-row string
+  // work a million times over otherwise.
+  const first = present[0];
+  const firstCells = new Set([...examples].map((sig) => sig.split('\u0001')[0]));
+  return (values) =>
+    examples.size > 0 &&
+    first !== undefined &&
+    firstCells.has(cell(values[first.field] ?? '')) &&
+    examples.has(signature((field) => values[field] ?? ''));
 }

@@ -51,6 +51,11 @@ export interface UploadKindHandler {
   /** Whether the first record looks like data rather than a header (for a clearer message). */
   looksLikeData(values: readonly string[]): boolean;
   validateRow(values: Readonly<Record<string, string>>): RowCheck;
+  /**
+   * summarise only counts (moves no rows, refuses none): an auto-confirmed upload, whose import
+   * counts again, skips it. Its counts are then known when the import is done.
+   */
+  summaryOnlyCounts?: boolean;
   /** Runs in a transaction of its own (it may SET LOCAL). */
   summarise(db: Queryable, options: { uploadId: string; organisationId: string }): Promise<StagedSummary>;
   preview(db: Queryable, uploadId: string, limit: number): Promise<UploadPreviewRow[]>;
@@ -59,6 +64,11 @@ export interface UploadKindHandler {
    * trigram index entries the import deferred. Runs outside any transaction.
    */
   afterImport?(db: Queryable): Promise<void>;
+  /**
+   * Work an import leaves for after its commit that results depend on (the statistics label
+   * dictionary): runs before afterImport, and a failure fails the job, whose retry runs it again.
+   */
+  completeImport?(db: Queryable, options: { organisationId: string }): Promise<void>;
   /** Moves the staged rows into place; runs inside the import transaction. */
   importStaged(
     tx: Queryable,
