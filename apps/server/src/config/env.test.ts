@@ -24,6 +24,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JOBS_DB_POOL_SIZE: '0' })).toThrow(/JOBS_DB_POOL_SIZE/);
   });
 
+  it('reads CHECK_BATCH_CONCURRENCY; unset, each process takes its own default', () => {
+    expect(loadConfig({}).checkBatchConcurrency).toBeUndefined();
+    expect(loadConfig({ CHECK_BATCH_CONCURRENCY: '2' }).checkBatchConcurrency).toBe(2);
+    expect(() => loadConfig({ CHECK_BATCH_CONCURRENCY: '0' })).toThrow(/CHECK_BATCH_CONCURRENCY/);
+    expect(() => loadConfig({ CHECK_BATCH_CONCURRENCY: 'many' })).toThrow(/CHECK_BATCH_CONCURRENCY/);
+  });
+
   it('lists every invalid variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', WORKERS: 'maybe' })).toThrow(
       /Invalid configuration:\n {2}PORT: .+\n {2}DATABASE_URL: .+\n {2}WORKERS: .+/,

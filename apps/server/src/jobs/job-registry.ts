@@ -1,6 +1,7 @@
 import { PgBoss } from 'pg-boss';
 // Registers the upload kinds other modules provide, in every process that runs uploads.
 import '../wiring.ts';
+import type { AppConfig } from '../config/env.ts';
 /** Every background job of the app. Modules add theirs here. */
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
@@ -14,7 +15,14 @@ import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-no
 import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
 import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
 import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
-import type { AnyJobDefinition, JobContext, JobMessage, JobQueue, SendJobOptions } from './job-definition.ts';
+import type {
+  AnyJobDefinition,
+  JobContext,
+  JobHost,
+  JobMessage,
+  JobQueue,
+  SendJobOptions,
+} from './job-definition.ts';
 
 export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   deliverMailJob,
@@ -100,7 +108,7 @@ export function createJobQueue(boss: PgBoss): JobQueue {
 export async function registerJobs(
   boss: PgBoss,
   context: JobContext,
-  options: { work: boolean; definitions?: AnyJobDefinition[] },
+  options: { work: boolean; definitions?: AnyJobDefinition[]; host?: JobHost },
 ): Promise<void> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
@@ -122,7 +130,7 @@ export async function registerJobs(
         batchSize: definition.batchSize ?? 1,
         includeMetadata: true,
         pollingIntervalSeconds: 1,
-        ...definition.work,
+        ...workOptions(definition, context.config, options.host ?? 'app'),
       },
       async (jobs) => {
         if (jobs.length === 1) {
@@ -146,6 +154,24 @@ export async function registerJobs(
       },
     );
   }
+}
+
+/** The definition's consumer tuning, its concurrency resolved for this process. */
+export function workOptions(
+  definition: AnyJobDefinition,
+  config: AppConfig,
+  host: JobHost,
+): { localConcurrency?: number; burstWhenBatchFull?: boolean } {
+  const { localConcurrency, ...rest } = definition.work ?? {};
+  return {
+    ...rest,
+    ...(localConcurrency === undefined
+      ? {}
+      : {
+          localConcurrency:
+            typeof localConcurrency === 'function' ? localConcurrency(config, host) : localConcurrency,
+        }),
+  };
 }
 
 async function runJob(
