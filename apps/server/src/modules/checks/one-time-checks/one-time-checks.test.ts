@@ -46,4 +46,45 @@ describe('one-time check numbering (one statement under the counter lock)', () =
     );
     expect((await check(user.token, 'XTA21099012345678')).number).toBe(`ПР-${year}-1000000`);
   });
+
+  it("stores the asked sources' timings with the check, one row per asked source", async () => {
+    const user = await createSignedInUser(app);
+    const before = await app.db.query<{ id: string }>(
+      'SELECT coalesce(max(id), 0) AS id FROM source_answers',
+    );
+    const created = (await check(user.token, 'XTA21099012345678')) as unknown as {
+      sources: {
+        type: string;
+        status: string;
+        error: string | null;
+        durationMs: number;
+        fromCache: boolean;
+      }[];
+    };
+    const { rows } = await app.db.query<{
+      source_type: string;
+      mode: string;
+      items: number;
+      ok: boolean;
+      error: string | null;
+      duration_ms: number;
+    }>(
+      'SELECT source_type, mode, items, ok, error, duration_ms FROM source_answers WHERE id > $1 ORDER BY source_type',
+      [before.rows[0]!.id],
+    );
+    const asked = created.sources.filter((source) => source.status !== 'skipped' && !source.fromCache);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(rows).toEqual(
+      asked
+        .map((source) => ({
+          source_type: source.type,
+          mode: 'item',
+          items: 1,
+          ok: source.status === 'ok',
+          error: source.error,
+          duration_ms: source.durationMs,
+        }))
+        .toSorted((a, b) => a.source_type.localeCompare(b.source_type)),
+    );
+  });
 });
