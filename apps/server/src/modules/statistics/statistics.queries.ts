@@ -170,15 +170,14 @@ export async function countCheckRuns(
   return rows;
 }
 
+/** One-time checks per bucket from their daily rollup (0027): the period's whole Moscow days. */
 export async function countOneTimeChecks(db: Queryable, scope: StatisticsScope): Promise<BucketCount[]> {
   const { rows } = await db.query<BucketCount>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n FROM (
-       SELECT ${moscowDay('created_at')} AS day, count(*) AS n
-         FROM one_time_checks
-        WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = ANY($5::text[])
-        GROUP BY 1) days
+    `SELECT ${bucketOfDay('$4')} AS bucket, sum(checks)::int AS n
+       FROM statistics_one_time_check_days
+      WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date AND kind = ANY($5::text[])
       GROUP BY 1`,
-    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping, scope.itemKinds],
+    [scope.organisationId, scope.fromDate, scope.toDate, scope.grouping, scope.itemKinds],
   );
   return rows;
 }
