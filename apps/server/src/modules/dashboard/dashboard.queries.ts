@@ -21,11 +21,15 @@ type ItemCountRow = { kind: ItemKind; status: ItemStatus; n: number; deltas: num
 const ITEM_COUNTS = `SELECT kind, status, sum(items)::int AS n, sum(count(*)) OVER ()::int AS deltas
        FROM monitoring_item_counts WHERE organisation_id = $1 GROUP BY 1, 2`;
 
-/** The counts, after folding the deltas when they have piled up. */
-async function itemCounts(db: Queryable, organisationId: string, rows: ItemCountRow[]) {
-  if ((rows[0]?.deltas ?? 0) > COUNT_ROWS_TO_COMPACT) {
-    await db.query('SELECT compact_monitoring_item_counts($1)', [organisationId]);
+/** Folds a rollup's delta rows (with `compact`, an SQL function of 0002/0017) once they have piled up. */
+async function foldWhenPiledUp(db: Queryable, organisationId: string, deltas: number, compact: string) {
+  if (deltas > COUNT_ROWS_TO_COMPACT) {
+    await db.query(`SELECT ${compact}($1)`, [organisationId]);
   }
+}
+
+async function itemCounts(db: Queryable, organisationId: string, rows: ItemCountRow[]) {
+  await foldWhenPiledUp(db, organisationId, rows[0]?.deltas ?? 0, 'compact_monitoring_item_counts');
   return rows.map(({ kind, status, n }) => ({ kind, status, n }));
 }
 
@@ -47,9 +51,7 @@ const UNREAD_COUNTS = `SELECT event_type, severity, sum(events)::int AS n, sum(c
        FROM monitoring_event_unread_counts WHERE organisation_id = $1 GROUP BY 1, 2`;
 
 async function unreadCounts(db: Queryable, organisationId: string, rows: UnreadRow[]) {
-  if ((rows[0]?.deltas ?? 0) > COUNT_ROWS_TO_COMPACT) {
-    await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
-  }
+  await foldWhenPiledUp(db, organisationId, rows[0]?.deltas ?? 0, 'compact_monitoring_event_unread_counts');
   return rows
     .filter((row) => row.n !== 0)
     .map(({ event_type, severity, n }) => ({ event_type, severity, n }));
