@@ -2,6 +2,7 @@ import { checkEndpoints, endpointPath } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { moscowDate } from '../../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
+import { importDataset } from '../sources/sources.service.ts';
 
 const { app } = await buildTestApp();
 const year = moscowDate(new Date()).slice(0, 4);
@@ -86,5 +87,47 @@ describe('one-time check numbering (one statement under the counter lock)', () =
         }))
         .toSorted((a, b) => a.source_type.localeCompare(b.source_type)),
     );
+  });
+
+  it("gives each dataset source its own import's records of the subject, in key order, from one lookup", async () => {
+    const user = await createSignedInUser(app);
+    const vin = 'XTA21099012345679';
+    const record = (identifier: string, key: string) => ({
+      documentType: '',
+      identifier,
+      key,
+      payload: { record_id: key, status: 'active' },
+    });
+    await importDataset({
+      db: app.db,
+      type: 'wanted',
+      fileName: 'wanted.csv',
+      records: [record(vin, 'W-2'), record(vin, 'W-1'), record('XTA21099000000000', 'W-3')],
+    });
+    await importDataset({
+      db: app.db,
+      type: 'restrictions',
+      fileName: 'r.csv',
+      records: [record(vin, 'R-1')],
+    });
+    await importDataset({
+      db: app.db,
+      type: 'accidents',
+      fileName: 'a.csv',
+      records: [record('XTA21099000000000', 'A-1')],
+    });
+    const created = (await check(user.token, vin)) as unknown as {
+      status: string;
+      findingsCount: number;
+      sources: { type: string; status: string; findings: { key: string }[]; error: string | null }[];
+    };
+    const byType = Object.fromEntries(created.sources.map((source) => [source.type, source]));
+    expect(byType.wanted).toMatchObject({ status: 'ok', error: null });
+    expect(byType.wanted!.findings.map((finding) => finding.key)).toEqual(['W-1', 'W-2']);
+    expect(byType.restrictions!.findings.map((finding) => finding.key)).toEqual(['R-1']);
+    expect(byType.accidents).toMatchObject({ status: 'ok', findings: [] });
+    // A source whose dataset was never loaded says so; it is not «nothing found».
+    expect(byType.registration).toMatchObject({ status: 'failed', findings: [] });
+    expect(created.findingsCount).toBe(3);
   });
 });
