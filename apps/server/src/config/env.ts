@@ -147,6 +147,11 @@ const envSchema = z.object({
    * keeps a core while a run goes on, and 3 in `npm run worker`, a process for jobs alone.
    */
   CHECK_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * Database-heavy jobs (check batches, upload validation and import) at a time in the app process,
+   * across their queues; `npm run worker` has no such shared limit.
+   */
+  APP_HEAVY_JOBS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 /**
@@ -212,6 +217,8 @@ export interface AppConfig {
   jobsDbPoolSize: number;
   /** CHECK_BATCH_CONCURRENCY when set; else each process's default (see checkBatchConcurrency). */
   checkBatchConcurrency?: number;
+  /** APP_HEAVY_JOBS: heavy jobs at a time in the app process (see JobDefinition.heavy). */
+  appHeavyJobs: number;
   /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
   outboundAllowedRanges: AllowedRange[];
 }
@@ -290,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: env.DB_POOL_SIZE,
     jobsDbPoolSize: env.JOBS_DB_POOL_SIZE,
     checkBatchConcurrency: env.CHECK_BATCH_CONCURRENCY,
+    appHeavyJobs: env.APP_HEAVY_JOBS,
     outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
   };
 }

@@ -56,6 +56,11 @@ export interface JobDefinition<T = unknown> extends JobMessage<T> {
     localConcurrency?: number | ((config: AppConfig, host: JobHost) => number);
     burstWhenBatchFull?: boolean;
   };
+  /**
+   * Database-heavy work (a check batch, an upload's validation or import): in the app process these
+   * share APP_HEAVY_JOBS slots across their queues, so background work leaves the API a core.
+   */
+  heavy?: boolean;
   handler: (job: JobRun<T>, context: JobContext) => Promise<void>;
 }
 

@@ -123,6 +123,13 @@ export async function registerJobs(
   if (!options.work) {
     return;
   }
+  // Heavy jobs of every queue take turns in the app process; a worker process runs them as its
+  // queues' concurrency allows.
+  const heavySlots = (options.host ?? 'app') === 'app' ? createSlots(context.config.appHeavyJobs) : undefined;
+  const run = (definition: AnyJobDefinition, job: Parameters<typeof runJob>[1]) =>
+    definition.heavy && heavySlots
+      ? heavySlots(() => runJob(definition, job, context))
+      : runJob(definition, job, context);
   for (const definition of definitions) {
     await boss.work(
       definition.name,
@@ -135,7 +142,7 @@ export async function registerJobs(
       async (jobs) => {
         if (jobs.length === 1) {
           // One job: pg-boss settles it (a throw fails and retries it).
-          await runJob(definition, jobs[0]!, context);
+          await run(definition, jobs[0]!);
           return;
         }
         // A batch: pg-boss would fail the whole batch when one job throws, finished or not, so each
@@ -143,7 +150,7 @@ export async function registerJobs(
         // A worker killed mid-batch then leaves only the unfinished jobs to be retried.
         for (const job of jobs) {
           try {
-            await runJob(definition, job, context);
+            await run(definition, job);
           } catch (error) {
             context.log.error({ err: error, job: definition.name, id: job.id }, 'job failed');
             await boss.fail(definition.name, job, serializeError(error));
@@ -154,6 +161,30 @@ export async function registerJobs(
       },
     );
   }
+}
+
+/** At most `size` of the given works at a time; the others wait their turn, first come first served. */
+export function createSlots(size: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (free > 0) {
+      free--;
+    } else {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next in line, or is freed.
+      const next = waiting.shift();
+      if (next) {
+        next();
+      } else {
+        free++;
+      }
+    }
+  };
 }
 
 /** The definition's consumer tuning, its concurrency resolved for this process. */

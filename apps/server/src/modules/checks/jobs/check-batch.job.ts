@@ -40,6 +40,7 @@ export const checkBatchJob = defineJob({
   },
   // No poll delay while batches keep coming; how many at a time depends on the process.
   batchSize: 4,
+  heavy: true,
   work: { localConcurrency: checkBatchConcurrency, burstWhenBatchFull: true },
   async handler(job, { db, config, queue, timings }) {
     await processCheckBatch({
