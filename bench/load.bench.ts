@@ -32,6 +32,8 @@ const RATE = Number(process.env.BENCH_LOAD_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 /** Connections of the load generator; each sends RATE / CONNECTIONS requests a second. */
 const CONNECTIONS = Math.min(RATE, Number(process.env.BENCH_LOAD_CONNECTIONS ?? 100));
+/** Sequential calls of each variant before the load, to show what each costs alone (0: none). */
+const COST_CALLS = Number(process.env.BENCH_LOAD_COST_CALLS ?? 5);
 const UPLOAD_ROWS = Number(process.env.BENCH_LOAD_UPLOAD_ROWS ?? 100_000);
 /** How long to wait after the load for the run and the upload to finish, to report their end. */
 const FINISH_SECONDS = Number(process.env.BENCH_LOAD_FINISH_SECONDS ?? 600);
@@ -69,10 +71,78 @@ const moscowDay = (daysAgo: number) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * What the seeded data is: a reused database whose seed differs (another size, or an older seed()) is
+ * seeded again. Bump SEED_VERSION when seed() changes.
+ */
+const SEED_VERSION = 1;
+const SEED_SIGNATURE = `v${SEED_VERSION} items=${ITEMS} events=${EVENTS}`;
+const SEEDED_NAME = 'Бенчмарк нагрузки';
+
+interface LoadDatabase {
+  url: string;
+  /** The kept organisation and its user, when the database is reused and its seed still fits. */
+  seeded?: { organisationId: string; email: string; primed: boolean };
+  drop: () => Promise<void>;
+}
+
+async function onServer<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * BENCH_LOAD_REUSE=1: the database of DATABASE_URL itself is the load database and is kept. When it
+ * holds a seed of the same signature (bench_load_seed, written after seeding) it is reused; otherwise
+ * it is dropped, created afresh and seeded (the name must say it is a bench database).
+ */
+async function openReusedDatabase(databaseUrl: string): Promise<LoadDatabase> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[a-z0-9_]*(bench|load)[a-z0-9_]*$/.test(name)) {
+    throw new Error(
+      `BENCH_LOAD_REUSE=1 drops and re-creates ${name}: give a database named *bench* or *load*`,
+    );
+  }
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const seeded = await onServer(databaseUrl, async (client) => {
+    const found = await client.query<{ organisation_id: string; email: string; primed: boolean }>(
+      `SELECT s.organisation_id, u.email, s.primed
+         FROM bench_load_seed s JOIN users u ON u.id = s.user_id
+        WHERE s.signature = $1`,
+      [SEED_SIGNATURE],
+    );
+    return found.rows[0];
+  }).catch(() => undefined);
+  if (seeded) {
+    console.log(`reusing the seeded database ${name} (${SEED_SIGNATURE})`);
+    return {
+      url: databaseUrl,
+      seeded: { organisationId: seeded.organisation_id, email: seeded.email, primed: seeded.primed },
+      drop: async () => {},
+    };
+  }
+  console.log(`seeding ${name} afresh (no seed of ${SEED_SIGNATURE}); later runs reuse it`);
+  await onServer(admin.toString(), async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+  return { url: databaseUrl, drop: async () => {} };
+}
+
+/**
  * A throw-away database on the server of `databaseUrl`, dropped at the end; when the role may not
  * create databases, the given database itself (a fresh organisation, left in place).
  */
-async function openLoadDatabase(databaseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function openLoadDatabase(databaseUrl: string): Promise<LoadDatabase> {
+  if (process.env.BENCH_LOAD_REUSE === '1') {
+    return openReusedDatabase(databaseUrl);
+  }
   const name = `pledgewatch_bench_load_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -88,16 +158,33 @@ async function openLoadDatabase(databaseUrl: string): Promise<{ url: string; dro
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
+    drop: () =>
+      onServer(databaseUrl, async (client) => {
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+      }),
   };
+}
+
+/**
+ * A reused organisation back to its state after seeding and priming: the previous run's upload
+ * removed (its rows would be updates, not inserts, a second time), fresh planner statistics.
+ */
+async function resetReused(db: pg.Pool, organisationId: string): Promise<void> {
+  const t0 = performance.now();
+  const removed = await db.query(
+    'DELETE FROM monitoring_items WHERE organisation_id = $1 AND upload_id IS NOT NULL',
+    [organisationId],
+  );
+  await db.query('DELETE FROM uploads WHERE organisation_id = $1 AND file_name = $2', [
+    organisationId,
+    'load-upload.csv',
+  ]);
+  for (const table of ['monitoring_items', 'monitoring_events']) {
+    await db.query(`VACUUM ANALYZE ${table}`);
+  }
+  console.log(
+    `reused organisation reset: ${removed.rowCount} uploaded items removed in ${seconds(performance.now() - t0)}`,
+  );
 }
 
 /**
@@ -222,6 +309,12 @@ async function seed(db: pg.Pool, organisationId: string, userId: string): Promis
     'monitoring_events',
     'notification_deliveries',
     'statistics_event_days',
+    'statistics_item_days',
+    'statistics_delivery_days',
+    'statistics_label_event_days',
+    'statistics_label_item_days',
+    'statistics_labels',
+    'monitoring_item_counts',
     'monitoring_event_severity_days',
     'monitoring_event_unread_counts',
     'one_time_checks',
@@ -476,17 +569,39 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
   const db = createPool(database.url, 4);
   let app: Awaited<ReturnType<typeof startApp>> | undefined;
   try {
-    await migrate(db);
-    const organisationId = await createOrganisation(db, `Бенчмарк нагрузки ${Date.now()}`);
-    const email = `load-${Date.now()}@bench.ru`;
-    const userId = await createUserAccount(db, {
-      organisationId,
-      email,
-      fullName: 'Бенч',
-      role: 'analyst',
-      password: PASSWORD,
-    });
-    await seed(db, organisationId, userId);
+    const { applied } = await migrate(db);
+    let organisationId: string;
+    let email: string;
+    let primed = false;
+    if (database.seeded) {
+      ({ organisationId, email } = database.seeded);
+      if (applied.length > 0) {
+        console.log(`migrations applied to the reused data: ${applied.join(', ')}`);
+      }
+      await resetReused(db, organisationId);
+      primed = database.seeded.primed;
+    } else {
+      organisationId = await createOrganisation(db, `${SEEDED_NAME} ${Date.now()}`);
+      email = `load-${Date.now()}@bench.ru`;
+      const userId = await createUserAccount(db, {
+        organisationId,
+        email,
+        fullName: 'Бенч',
+        role: 'analyst',
+        password: PASSWORD,
+      });
+      await seed(db, organisationId, userId);
+      if (process.env.BENCH_LOAD_REUSE === '1') {
+        await db.query(
+          `CREATE TABLE IF NOT EXISTS bench_load_seed (signature text PRIMARY KEY, organisation_id uuid NOT NULL,
+                                                       user_id uuid NOT NULL, primed boolean NOT NULL DEFAULT false)`,
+        );
+        await db.query(
+          'INSERT INTO bench_load_seed (signature, organisation_id, user_id) VALUES ($1, $2, $3)',
+          [SEED_SIGNATURE, organisationId, userId],
+        );
+      }
+    }
     const csv = path.join(dir, 'upload.csv');
     await writeUploadCsv(csv);
 
@@ -528,15 +643,21 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       return ['queued', 'running'].includes(run.status) ? undefined : run;
     };
 
-    // Yesterday's run, so the measured one is a daily run in its steady state (findings known).
+    // Yesterday's run, so the measured one is a daily run in its steady state (findings known); a
+    // reused database keeps it.
     let t = performance.now();
-    const prime = await startRun();
-    const primed = await waitFor(runFinished(prime.id), 30 * 60_000);
-    console.log(
-      `priming run (every finding new): ${primed?.status ?? 'not finished'} in ${seconds(performance.now() - t)}, ${primed?.events_created ?? 0} events`,
-    );
-    await db.query('VACUUM ANALYZE monitoring_events');
-    await db.query('VACUUM ANALYZE monitoring_items');
+    if (!primed) {
+      const prime = await startRun();
+      const primeRun = await waitFor(runFinished(prime.id), 30 * 60_000);
+      console.log(
+        `priming run (every finding new): ${primeRun?.status ?? 'not finished'} in ${seconds(performance.now() - t)}, ${primeRun?.events_created ?? 0} events`,
+      );
+      await db.query('VACUUM ANALYZE monitoring_events');
+      await db.query('VACUUM ANALYZE monitoring_items');
+      if (process.env.BENCH_LOAD_REUSE === '1' && primeRun?.status === 'completed') {
+        await db.query('UPDATE bench_load_seed SET primed = true WHERE signature = $1', [SEED_SIGNATURE]);
+      }
+    }
 
     // One unmeasured call of every variant: the app's first calls compile schemas and fill caches.
     const calls = screenCalls();
@@ -555,6 +676,41 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       }
     }
     console.log(`warm-up: every request variant once in ${seconds(performance.now() - t)}`);
+
+    // The cost of each variant alone: sequential calls on the quiet app (before the load and any
+    // background work), median and fastest time, and the answer's size.
+    if (COST_CALLS > 0) {
+      console.log(`\nEach variant alone, ${COST_CALLS} sequential calls (before the load):`);
+      console.log(
+        `${'variant'.padEnd(34)} ${'median ms'.padStart(9)} ${'min ms'.padStart(8)} ${'bytes'.padStart(8)}`,
+      );
+      for (const call of calls) {
+        for (const { label, request } of call.variants.slice(
+          0,
+          call.name.includes('one-time') ? 3 : undefined,
+        )) {
+          const times: number[] = [];
+          let bytes = 0;
+          for (let i = 0; i < COST_CALLS; i++) {
+            const t0 = performance.now();
+            const response = await fetch(`${base}${request.path}`, {
+              method: request.method,
+              headers: { authorization, ...request.headers },
+              body: request.body,
+            });
+            bytes = (await response.arrayBuffer()).byteLength;
+            times.push(performance.now() - t0);
+          }
+          const sorted = times.toSorted((a, b) => a - b);
+          console.log(
+            `${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${sorted[0]!.toFixed(1).padStart(8)} ${String(bytes).padStart(8)}`,
+          );
+        }
+      }
+    }
+    if (SECONDS <= 0) {
+      return;
+    }
 
     // One autocannon instance per connection, started at evenly spread moments of the first second,
     // so the requests of a second are spread over it instead of leaving together at its start.

@@ -32,7 +32,7 @@ boss.on('error', (error) => {
 });
 await boss.start();
 const queue = createJobQueue(boss);
-await registerJobs(boss, { db, config, mailer, queue, log }, { work: true });
+await registerJobs(boss, { db, config, mailer, queue, log }, { work: true, host: 'worker' });
 log.info('worker started');
 
 let stopping: Promise<void> | undefined;

@@ -24,6 +24,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JOBS_DB_POOL_SIZE: '0' })).toThrow(/JOBS_DB_POOL_SIZE/);
   });
 
+  it('reads CHECK_BATCH_CONCURRENCY (unset: each process its own default) and APP_HEAVY_JOBS', () => {
+    expect(loadConfig({}).checkBatchConcurrency).toBeUndefined();
+    expect(loadConfig({ CHECK_BATCH_CONCURRENCY: '2' }).checkBatchConcurrency).toBe(2);
+    expect(() => loadConfig({ CHECK_BATCH_CONCURRENCY: '0' })).toThrow(/CHECK_BATCH_CONCURRENCY/);
+    expect(() => loadConfig({ CHECK_BATCH_CONCURRENCY: 'many' })).toThrow(/CHECK_BATCH_CONCURRENCY/);
+    expect(loadConfig({}).appHeavyJobs).toBe(1);
+    expect(loadConfig({ APP_HEAVY_JOBS: '3' }).appHeavyJobs).toBe(3);
+    expect(() => loadConfig({ APP_HEAVY_JOBS: '0' })).toThrow(/APP_HEAVY_JOBS/);
+  });
+
   it('lists every invalid variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', WORKERS: 'maybe' })).toThrow(
       /Invalid configuration:\n {2}PORT: .+\n {2}DATABASE_URL: .+\n {2}WORKERS: .+/,

@@ -142,6 +142,16 @@ const envSchema = z.object({
    * 2 × 3 batches + 3, the default's margin.
    */
   JOBS_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  /**
+   * Check batches at a time per process. Unset: 1 in the app process (WORKERS=true), whose API then
+   * keeps a core while a run goes on, and 3 in `npm run worker`, a process for jobs alone.
+   */
+  CHECK_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * Database-heavy jobs (check batches, upload validation and import) at a time in the app process,
+   * across their queues; `npm run worker` has no such shared limit.
+   */
+  APP_HEAVY_JOBS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 /**
@@ -205,6 +215,10 @@ export interface AppConfig {
   dbPoolSize: number;
   /** JOBS_DB_POOL_SIZE: connections of the job workers' own pool. */
   jobsDbPoolSize: number;
+  /** CHECK_BATCH_CONCURRENCY when set; else each process's default (see checkBatchConcurrency). */
+  checkBatchConcurrency?: number;
+  /** APP_HEAVY_JOBS: heavy jobs at a time in the app process (see JobDefinition.heavy). */
+  appHeavyJobs: number;
   /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
   outboundAllowedRanges: AllowedRange[];
 }
@@ -282,6 +296,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     jobsSuperviseSeconds: env.JOBS_SUPERVISE_SECONDS,
     dbPoolSize: env.DB_POOL_SIZE,
     jobsDbPoolSize: env.JOBS_DB_POOL_SIZE,
+    checkBatchConcurrency: env.CHECK_BATCH_CONCURRENCY,
+    appHeavyJobs: env.APP_HEAVY_JOBS,
     outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
   };
 }

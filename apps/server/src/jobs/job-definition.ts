@@ -36,6 +36,9 @@ export interface JobMessage<T = unknown> {
 
 export const defineJobMessage = <T>(message: JobMessage<T>): JobMessage<T> => message;
 
+/** Where jobs are consumed: the app process beside the API (WORKERS=true) or `npm run worker`. */
+export type JobHost = 'app' | 'worker';
+
 /** One kind of background work: its queue name, payload schema, retry policy and handler. */
 export interface JobDefinition<T = unknown> extends JobMessage<T> {
   queue?: Omit<Queue, 'name'>;
@@ -44,10 +47,20 @@ export interface JobDefinition<T = unknown> extends JobMessage<T> {
   /** Jobs fetched per handler call; the handler still gets them one at a time. */
   batchSize?: number;
   /**
-   * Consumer tuning: `localConcurrency` loops per process; `burstWhenBatchFull` fetches again at once
-   * while fetches come back full (with batchSize > 1) instead of waiting for the next poll.
+   * Consumer tuning: `localConcurrency` loops per process (or a function of the configuration and the
+   * kind of process: the app, which also answers the API, or a job-only `npm run worker`);
+   * `burstWhenBatchFull` fetches again at once while fetches come back full (with batchSize > 1)
+   * instead of waiting for the next poll.
    */
-  work?: { localConcurrency?: number; burstWhenBatchFull?: boolean };
+  work?: {
+    localConcurrency?: number | ((config: AppConfig, host: JobHost) => number);
+    burstWhenBatchFull?: boolean;
+  };
+  /**
+   * Database-heavy work (a check batch, an upload's validation or import): in the app process these
+   * share APP_HEAVY_JOBS slots across their queues, so background work leaves the API a core.
+   */
+  heavy?: boolean;
   handler: (job: JobRun<T>, context: JobContext) => Promise<void>;
 }
 

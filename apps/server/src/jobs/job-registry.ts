@@ -1,6 +1,7 @@
 import { PgBoss } from 'pg-boss';
 // Registers the upload kinds other modules provide, in every process that runs uploads.
 import '../wiring.ts';
+import type { AppConfig } from '../config/env.ts';
 /** Every background job of the app. Modules add theirs here. */
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
@@ -14,7 +15,14 @@ import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-no
 import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
 import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
 import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
-import type { AnyJobDefinition, JobContext, JobMessage, JobQueue, SendJobOptions } from './job-definition.ts';
+import type {
+  AnyJobDefinition,
+  JobContext,
+  JobHost,
+  JobMessage,
+  JobQueue,
+  SendJobOptions,
+} from './job-definition.ts';
 
 export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   deliverMailJob,
@@ -100,7 +108,7 @@ export function createJobQueue(boss: PgBoss): JobQueue {
 export async function registerJobs(
   boss: PgBoss,
   context: JobContext,
-  options: { work: boolean; definitions?: AnyJobDefinition[] },
+  options: { work: boolean; definitions?: AnyJobDefinition[]; host?: JobHost },
 ): Promise<void> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
@@ -115,6 +123,13 @@ export async function registerJobs(
   if (!options.work) {
     return;
   }
+  // Heavy jobs of every queue take turns in the app process; a worker process runs them as its
+  // queues' concurrency allows.
+  const heavySlots = (options.host ?? 'app') === 'app' ? createSlots(context.config.appHeavyJobs) : undefined;
+  const run = (definition: AnyJobDefinition, job: Parameters<typeof runJob>[1]) =>
+    definition.heavy && heavySlots
+      ? heavySlots(() => runJob(definition, job, context))
+      : runJob(definition, job, context);
   for (const definition of definitions) {
     await boss.work(
       definition.name,
@@ -122,12 +137,12 @@ export async function registerJobs(
         batchSize: definition.batchSize ?? 1,
         includeMetadata: true,
         pollingIntervalSeconds: 1,
-        ...definition.work,
+        ...workOptions(definition, context.config, options.host ?? 'app'),
       },
       async (jobs) => {
         if (jobs.length === 1) {
           // One job: pg-boss settles it (a throw fails and retries it).
-          await runJob(definition, jobs[0]!, context);
+          await run(definition, jobs[0]!);
           return;
         }
         // A batch: pg-boss would fail the whole batch when one job throws, finished or not, so each
@@ -135,7 +150,7 @@ export async function registerJobs(
         // A worker killed mid-batch then leaves only the unfinished jobs to be retried.
         for (const job of jobs) {
           try {
-            await runJob(definition, job, context);
+            await run(definition, job);
           } catch (error) {
             context.log.error({ err: error, job: definition.name, id: job.id }, 'job failed');
             await boss.fail(definition.name, job, serializeError(error));
@@ -146,6 +161,48 @@ export async function registerJobs(
       },
     );
   }
+}
+
+/** At most `size` of the given works at a time; the others wait their turn, first come first served. */
+export function createSlots(size: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (free > 0) {
+      free--;
+    } else {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next in line, or is freed.
+      const next = waiting.shift();
+      if (next) {
+        next();
+      } else {
+        free++;
+      }
+    }
+  };
+}
+
+/** The definition's consumer tuning, its concurrency resolved for this process. */
+export function workOptions(
+  definition: AnyJobDefinition,
+  config: AppConfig,
+  host: JobHost,
+): { localConcurrency?: number; burstWhenBatchFull?: boolean } {
+  const { localConcurrency, ...rest } = definition.work ?? {};
+  return {
+    ...rest,
+    ...(localConcurrency === undefined
+      ? {}
+      : {
+          localConcurrency:
+            typeof localConcurrency === 'function' ? localConcurrency(config, host) : localConcurrency,
+        }),
+  };
 }
 
 async function runJob(

@@ -56,7 +56,7 @@ export default fp<JobsPluginOptions>(
         log: fastify.log,
         timings: options.timings,
       },
-      { work: options.work },
+      { work: options.work, host: 'app' },
     );
     fastify.addHook('preClose', async () => {
       closing = true;

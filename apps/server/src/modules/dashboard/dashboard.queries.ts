@@ -13,14 +13,23 @@ export async function countItemsByKindAndStatus(
   db: Queryable,
   organisationId: string,
 ): Promise<{ kind: ItemKind; status: ItemStatus; n: number }[]> {
-  const { rows } = await db.query<{ kind: ItemKind; status: ItemStatus; n: number; deltas: number }>(
-    `SELECT kind, status, sum(items)::int AS n, sum(count(*)) OVER ()::int AS deltas
-       FROM monitoring_item_counts WHERE organisation_id = $1 GROUP BY 1, 2`,
-    [organisationId],
-  );
-  if ((rows[0]?.deltas ?? 0) > COUNT_ROWS_TO_COMPACT) {
-    await db.query('SELECT compact_monitoring_item_counts($1)', [organisationId]);
+  const { rows } = await db.query<ItemCountRow>(ITEM_COUNTS, [organisationId]);
+  return itemCounts(db, organisationId, rows);
+}
+
+type ItemCountRow = { kind: ItemKind; status: ItemStatus; n: number; deltas: number };
+const ITEM_COUNTS = `SELECT kind, status, sum(items)::int AS n, sum(count(*)) OVER ()::int AS deltas
+       FROM monitoring_item_counts WHERE organisation_id = $1 GROUP BY 1, 2`;
+
+/** Folds a rollup's delta rows (with `compact`, an SQL function of 0002/0017) once they have piled up. */
+async function foldWhenPiledUp(db: Queryable, organisationId: string, deltas: number, compact: string) {
+  if (deltas > COUNT_ROWS_TO_COMPACT) {
+    await db.query(`SELECT ${compact}($1)`, [organisationId]);
   }
+}
+
+async function itemCounts(db: Queryable, organisationId: string, rows: ItemCountRow[]) {
+  await foldWhenPiledUp(db, organisationId, rows[0]?.deltas ?? 0, 'compact_monitoring_item_counts');
   return rows.map(({ kind, status, n }) => ({ kind, status, n }));
 }
 
@@ -33,14 +42,16 @@ export async function countUnreadEvents(
   db: Queryable,
   organisationId: string,
 ): Promise<{ event_type: EventType; severity: Severity; n: number }[]> {
-  const { rows } = await db.query<{ event_type: EventType; severity: Severity; n: number; deltas: number }>(
-    `SELECT event_type, severity, sum(events)::int AS n, sum(count(*)) OVER ()::int AS deltas
-       FROM monitoring_event_unread_counts WHERE organisation_id = $1 GROUP BY 1, 2`,
-    [organisationId],
-  );
-  if ((rows[0]?.deltas ?? 0) > COUNT_ROWS_TO_COMPACT) {
-    await db.query('SELECT compact_monitoring_event_unread_counts($1)', [organisationId]);
-  }
+  const { rows } = await db.query<UnreadRow>(UNREAD_COUNTS, [organisationId]);
+  return unreadCounts(db, organisationId, rows);
+}
+
+type UnreadRow = { event_type: EventType; severity: Severity; n: number; deltas: number };
+const UNREAD_COUNTS = `SELECT event_type, severity, sum(events)::int AS n, sum(count(*)) OVER ()::int AS deltas
+       FROM monitoring_event_unread_counts WHERE organisation_id = $1 GROUP BY 1, 2`;
+
+async function unreadCounts(db: Queryable, organisationId: string, rows: UnreadRow[]) {
+  await foldWhenPiledUp(db, organisationId, rows[0]?.deltas ?? 0, 'compact_monitoring_event_unread_counts');
   return rows
     .filter((row) => row.n !== 0)
     .map(({ event_type, severity, n }) => ({ event_type, severity, n }));
@@ -58,32 +69,17 @@ export interface LastRunRow {
   finished_at: Date | null;
 }
 
-export async function getLastCheckRun(
-  db: Queryable,
-  organisationId: string,
-): Promise<LastRunRow | undefined> {
-  const { rows } = await db.query<LastRunRow>(
-    `SELECT id, trigger, status, items_total, items_done, events_created, created_at, started_at, finished_at
-       FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [organisationId],
-  );
-  return rows[0];
-}
+const LAST_RUN = `SELECT id, trigger, status, items_total, items_done, events_created, created_at, started_at, finished_at
+       FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`;
 
 /**
  * The newest «last checked» of the organisation's items, what the items list shows. One index probe
  * per kind (monitoring_item_checks_sort_idx), not a scan of the portfolio.
  */
-export async function getLastItemCheckAt(db: Queryable, organisationId: string): Promise<Date | null> {
-  const { rows } = await db.query<{ at: Date | null }>(
-    `SELECT greatest(
+const LAST_ITEM_CHECK_AT = `SELECT greatest(
        (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'vin'),
        (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'document')
-     ) AS at`,
-    [organisationId],
-  );
-  return rows[0]?.at ?? null;
-}
+     )`;
 
 /**
  * Failed deliveries, all and since `since`, from the per-day delivery rollup (0008_statistics.sql):
@@ -95,17 +91,23 @@ export async function countFailedDeliveries(
   organisationId: string,
   since: Date,
 ): Promise<{ recent: number; total: number }> {
-  const fromDay = moscowDayAtOrAfter(since.toISOString());
-  const { rows } = await db.query<{ recent: number; total: number }>(
-    `SELECT (coalesce(sum(deliveries) FILTER (WHERE day >= $3::date), 0)
-             + (SELECT count(*) FROM notification_deliveries
-                 WHERE organisation_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $4))::int AS recent,
-            coalesce(sum(deliveries), 0)::int AS total
-       FROM statistics_delivery_days WHERE organisation_id = $1 AND status = 'failed'`,
-    [organisationId, since, fromDay, moscowMidnight(fromDay)],
-  );
+  const { rows } = await db.query<{ recent: number; total: number }>(FAILED_DELIVERIES, [
+    organisationId,
+    ...deliveryPeriod(since),
+  ]);
   return rows[0]!;
 }
+
+/** $2–$4 of FAILED_DELIVERIES: the instant, its next Moscow day, and that day's midnight. */
+const deliveryPeriod = (since: Date) => {
+  const fromDay = moscowDayAtOrAfter(since.toISOString());
+  return [since, fromDay, moscowMidnight(fromDay)] as const;
+};
+const FAILED_DELIVERIES = `SELECT (coalesce(sum(deliveries) FILTER (WHERE day >= $3::date), 0)
+             + (SELECT count(*) FROM notification_deliveries
+                 WHERE organisation_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz AND created_at < $4::timestamptz))::int AS recent,
+            coalesce(sum(deliveries), 0)::int AS total
+       FROM statistics_delivery_days WHERE organisation_id = $1 AND status = 'failed'`;
 
 export interface RecentCheckRow {
   id: string;
@@ -122,16 +124,65 @@ export interface RecentCheckRow {
   duration_ms: number;
 }
 
-export async function findRecentOneTimeChecks(
-  db: Queryable,
-  organisationId: string,
-  limit: number,
-): Promise<RecentCheckRow[]> {
-  const { rows } = await db.query<RecentCheckRow>(
-    `SELECT id, number, kind, document_type, identifier, status, findings_count, demo, created_by, created_by_name,
+const RECENT_CHECKS = `SELECT id, number, kind, document_type, identifier, status, findings_count, demo, created_by, created_by_name,
             created_at, duration_ms
-       FROM one_time_checks WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-    [organisationId, limit],
+       FROM one_time_checks WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $5`;
+
+export interface DashboardRows {
+  items: { kind: ItemKind; status: ItemStatus; n: number }[];
+  unread: { event_type: EventType; severity: Severity; n: number }[];
+  lastRun: LastRunRow | undefined;
+  deliveries: { recent: number; total: number };
+  checks: RecentCheckRow[];
+  lastItemCheckAt: Date | null;
+}
+
+/** A row as JSON brings it: the timestamp columns K as text. */
+type AsJson<T, K extends keyof T, Extra = never> = Omit<T, K> & Record<K, string | Extra>;
+const toDate = (value: string | null) => (value === null ? null : new Date(value));
+
+/**
+ * Everything the home screen counts, in one statement (one round trip and one pooled connection per
+ * visit instead of six): each part a subquery, the lists as JSON. Timestamps come back as JSON text
+ * and are read into Dates as the driver reads them (to the millisecond, truncated).
+ */
+export async function readDashboard(
+  db: Queryable,
+  input: { organisationId: string; since: Date; recentChecks: number },
+): Promise<DashboardRows> {
+  const { rows } = await db.query<{
+    items: ItemCountRow[] | null;
+    unread: UnreadRow[] | null;
+    last_run:
+      | (AsJson<LastRunRow, 'created_at'> & AsJson<LastRunRow, 'started_at' | 'finished_at', null>)
+      | null;
+    deliveries: { recent: number; total: number };
+    checks: AsJson<RecentCheckRow, 'created_at'>[] | null;
+    last_item_check_at: Date | null;
+  }>(
+    `SELECT (SELECT json_agg(x) FROM (${ITEM_COUNTS}) x) AS items,
+            (SELECT json_agg(x) FROM (${UNREAD_COUNTS}) x) AS unread,
+            (SELECT row_to_json(x) FROM (${LAST_RUN}) x) AS last_run,
+            (SELECT row_to_json(x) FROM (${FAILED_DELIVERIES}) x) AS deliveries,
+            (SELECT json_agg(x ORDER BY x.created_at DESC, x.id DESC) FROM (${RECENT_CHECKS}) x) AS checks,
+            (${LAST_ITEM_CHECK_AT}) AS last_item_check_at`,
+    [input.organisationId, ...deliveryPeriod(input.since), input.recentChecks],
   );
-  return rows;
+  const row = rows[0]!;
+  const run = row.last_run;
+  return {
+    items: await itemCounts(db, input.organisationId, row.items ?? []),
+    unread: await unreadCounts(db, input.organisationId, row.unread ?? []),
+    lastRun: run
+      ? {
+          ...run,
+          created_at: new Date(run.created_at),
+          started_at: toDate(run.started_at),
+          finished_at: toDate(run.finished_at),
+        }
+      : undefined,
+    deliveries: row.deliveries,
+    checks: (row.checks ?? []).map((check) => ({ ...check, created_at: new Date(check.created_at) })),
+    lastItemCheckAt: row.last_item_check_at,
+  };
 }

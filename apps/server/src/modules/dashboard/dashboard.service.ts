@@ -11,27 +11,17 @@ import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { listRunFailedSources } from '../checks/index.ts';
-import {
-  countFailedDeliveries,
-  countItemsByKindAndStatus,
-  countUnreadEvents,
-  findRecentOneTimeChecks,
-  getLastCheckRun,
-  getLastItemCheckAt,
-} from './dashboard.queries.ts';
+import { readDashboard } from './dashboard.queries.ts';
 
 export async function getDashboard(options: { db: pg.Pool; auth: AuthContext }): Promise<DashboardResponse> {
   const { db } = options;
   const organisationId = options.auth.organisationId;
   const since = new Date(Date.now() - DASHBOARD_FAILED_DELIVERY_DAYS * 86_400_000);
-  const [items, unread, lastRun, deliveries, checks, lastItemCheckAt] = await Promise.all([
-    countItemsByKindAndStatus(db, organisationId),
-    countUnreadEvents(db, organisationId),
-    getLastCheckRun(db, organisationId),
-    countFailedDeliveries(db, organisationId, since),
-    findRecentOneTimeChecks(db, organisationId, DASHBOARD_RECENT_CHECKS),
-    getLastItemCheckAt(db, organisationId),
-  ]);
+  const { items, unread, lastRun, deliveries, checks, lastItemCheckAt } = await readDashboard(db, {
+    organisationId,
+    since,
+    recentChecks: DASHBOARD_RECENT_CHECKS,
+  });
   const failedSources = lastRun ? ((await listRunFailedSources(db, [lastRun.id])).get(lastRun.id) ?? []) : [];
 
   const byKind = ITEM_KINDS.map((kind) => {

@@ -8,7 +8,7 @@ import {
   insertOneTimeCheck,
   insertRun,
 } from '../statistics/testing/statistics-fixtures.ts';
-import { countItemsByKindAndStatus } from './dashboard.queries.ts';
+import { countItemsByKindAndStatus, readDashboard } from './dashboard.queries.ts';
 
 const { app } = await buildTestApp();
 
@@ -216,5 +216,62 @@ describe('GET /api/v1/monitoring/dashboard', () => {
   it('needs a session', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/v1/monitoring/dashboard' });
     expect(response.statusCode).toBe(401);
+  });
+
+  it('reads in one statement what the separate queries read: rows, order, timestamps to the millisecond', async () => {
+    const owner = await createSignedInUser(app);
+    const org = owner.organisationId;
+    await insertItem(app.db, org);
+    await insertItem(app.db, org, { kind: 'document', status: 'paused' });
+    // Microseconds the driver cuts to milliseconds; equal instants ordered by id.
+    for (const at of ['2026-03-01T10:00:00.123999Z', '2026-03-02T10:00:00.5Z', '2026-03-02T10:00:00.5Z']) {
+      await insertOneTimeCheck(app.db, org, { createdAt: at });
+    }
+    const run = await insertRun(app.db, org, { createdAt: '2026-03-03T10:00:00.987654Z', status: 'running' });
+    await insertDelivery(app.db, org, { status: 'failed', createdAt: new Date().toISOString() });
+    await app.db.query(
+      `INSERT INTO monitoring_item_checks (item_id, organisation_id, kind, last_checked_at)
+       SELECT id, organisation_id, kind, '2026-03-04T10:00:00.000999Z' FROM monitoring_items WHERE organisation_id = $1
+       ON CONFLICT (item_id) DO UPDATE SET last_checked_at = excluded.last_checked_at`,
+      [org],
+    );
+    const since = new Date(Date.now() - 7 * 86_400_000);
+    const read = await readDashboard(app.db, { organisationId: org, since, recentChecks: 2 });
+
+    const direct = async <T>(sql: string, params: unknown[] = [org]) =>
+      (await app.db.query<T & object>(sql, params)).rows;
+    const byKey = (rows: { kind: string; status: string }[]) =>
+      rows.toSorted((a, b) => `${a.kind}${a.status}`.localeCompare(`${b.kind}${b.status}`));
+    expect(byKey(read.items)).toEqual(
+      byKey(
+        await direct(
+          `SELECT kind, status, count(*)::int AS n FROM monitoring_items WHERE organisation_id = $1 GROUP BY 1, 2`,
+        ),
+      ),
+    );
+    expect(read.lastRun).toEqual(
+      (
+        await direct(
+          `SELECT id, trigger, status, items_total, items_done, events_created, created_at, started_at, finished_at
+             FROM check_runs WHERE id = $1`,
+          [run],
+        )
+      )[0],
+    );
+    expect(read.lastRun?.created_at.toISOString()).toBe('2026-03-03T10:00:00.987Z');
+    expect(read.checks).toEqual(
+      await direct(
+        `SELECT id, number, kind, document_type, identifier, status, findings_count, demo, created_by,
+                created_by_name, created_at, duration_ms
+           FROM one_time_checks WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 2`,
+      ),
+    );
+    expect(read.checks.map((check) => check.created_at.toISOString())).toEqual([
+      '2026-03-02T10:00:00.500Z',
+      '2026-03-02T10:00:00.500Z',
+    ]);
+    expect(read.deliveries).toEqual({ recent: 1, total: 1 });
+    expect(read.unread).toEqual([]);
+    expect(read.lastItemCheckAt?.toISOString()).toBe('2026-03-04T10:00:00.000Z');
   });
 });

@@ -31,188 +31,138 @@ export interface BucketCount {
   n: number;
 }
 
-/** Events per bucket and type from the daily rollup (no label filter). */
-export async function countEventsFromRollup(
-  db: Queryable,
-  scope: StatisticsScope,
-  filter: { eventTypes: string[] | null; sources: string[] | null },
-): Promise<(BucketCount & { event_type: string })[]> {
-  const { rows } = await db.query<BucketCount & { event_type: string }>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, event_type, sum(events)::int AS n
-       FROM statistics_event_days
-      WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
-        AND ($6::text[] IS NULL OR event_type = ANY($6)) AND ($7::text[] IS NULL OR source_type = ANY($7))
-      GROUP BY 1, 2`,
-    [
-      scope.organisationId,
-      scope.fromDate,
-      scope.toDate,
-      scope.grouping,
-      scope.itemKinds,
-      filter.eventTypes,
-      filter.sources,
-    ],
-  );
-  return rows;
-}
-
+/**
+ * The parameters of the statistics statement: $1 organisation, $2–$3 the period's Moscow days, $4 the
+ * grouping, $5 the item kinds, $6 event types, $7 sources (null: all), $8–$9 the period as instants,
+ * and $10 the label pattern when there is one.
+ */
+const ORG = '$1';
+const PERIOD_DAYS = 'BETWEEN $2::date AND $3::date';
+const BUCKET = bucketOfDay('$4::text');
+const KINDS = '$5::text[]';
+const EVENT_FILTER = `($6::text[] IS NULL OR event_type = ANY($6::text[])) AND ($7::text[] IS NULL OR source_type = ANY($7::text[]))`;
+const PERIOD_INSTANTS = (column: string) => `${column} >= $8::timestamptz AND ${column} < $9::timestamptz`;
 /** The organisation's labels matching the filter (trigram index over the small label dictionary, 0016). */
-const MATCHING_LABELS = `SELECT label FROM statistics_labels WHERE organisation_id = $1 AND label LIKE $6`;
+const MATCHING_LABELS = `SELECT label FROM statistics_labels WHERE organisation_id = ${ORG} AND label LIKE $10::text`;
 
 /**
- * Events per bucket and type for items whose label matches: the per-label rollup (0016), summed over
- * the matching labels. Exact, as the events joined to their items, without reading the events.
+ * Events per bucket and type: from the daily rollup, or with a label filter from the per-label rollup
+ * (0016) summed over the matching labels — exact, as the events joined to their items, without
+ * reading the events.
  */
-export async function countEventsByLabel(
+const eventsSql = (labelled: boolean) => `
+  SELECT ${BUCKET} AS bucket, event_type, sum(events)::int AS n
+    FROM ${labelled ? 'statistics_label_event_days' : 'statistics_event_days'}
+   WHERE organisation_id = ${ORG} ${labelled ? `AND label IN (${MATCHING_LABELS})` : ''}
+     AND day ${PERIOD_DAYS} AND item_kind = ANY(${KINDS}) AND ${EVENT_FILTER}
+   GROUP BY 1, 2`;
+
+/** The portfolio's day rollup (with a label filter, the per-label one, 0016) of the item kinds. */
+const portfolioDays = (labelled: boolean) => `
+  FROM ${labelled ? 'statistics_label_item_days' : 'statistics_item_days'}
+ WHERE organisation_id = ${ORG} ${labelled ? `AND label IN (${MATCHING_LABELS})` : ''} AND kind = ANY(${KINDS})`;
+
+/** The portfolio at the start of the period: added minus archived before it. */
+const portfolioStartSql = (labelled: boolean) =>
+  `SELECT coalesce(sum(added - archived), 0)::int ${portfolioDays(labelled)} AND day < $2::date`;
+
+/** Items added and archived per bucket. */
+const portfolioSql = (labelled: boolean) => `
+  SELECT ${BUCKET} AS bucket, sum(added)::int AS added, sum(archived)::int AS archived
+  ${portfolioDays(labelled)} AND day ${PERIOD_DAYS}
+   GROUP BY 1`;
+
+/** Check runs per bucket: grouped by day first (a hash of dates), then the days into buckets. */
+const RUNS = `
+  SELECT ${BUCKET} AS bucket, sum(n)::int AS n, sum(items)::int AS items FROM (
+    SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(items_done), 0) AS items
+      FROM check_runs WHERE organisation_id = ${ORG} AND ${PERIOD_INSTANTS('created_at')}
+     GROUP BY 1) days
+   GROUP BY 1`;
+
+/** One-time checks per bucket from their daily rollup (0027): the period's whole Moscow days. */
+const ONE_TIME_CHECKS = `
+  SELECT ${BUCKET} AS bucket, sum(checks)::int AS n
+    FROM statistics_one_time_check_days
+   WHERE organisation_id = ${ORG} AND day ${PERIOD_DAYS} AND kind = ANY(${KINDS})
+   GROUP BY 1`;
+
+const UPLOADS = `
+  SELECT ${BUCKET} AS bucket, sum(n)::int AS n, sum(rows_total)::int AS rows_total,
+         sum(rows_accepted)::int AS rows_accepted, sum(rows_rejected)::int AS rows_rejected FROM (
+    SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(rows_total), 0) AS rows_total,
+           coalesce(sum(rows_accepted), 0) AS rows_accepted, coalesce(sum(rows_rejected), 0) AS rows_rejected
+      FROM uploads WHERE organisation_id = ${ORG} AND ${PERIOD_INSTANTS('created_at')}
+     GROUP BY 1) days
+   GROUP BY 1`;
+
+const DELIVERIES = `
+  SELECT ${BUCKET} AS bucket, status, sum(deliveries)::int AS n
+    FROM statistics_delivery_days WHERE organisation_id = ${ORG} AND day ${PERIOD_DAYS}
+   GROUP BY 1, 2`;
+
+export interface StatisticsRows {
+  events: (BucketCount & { event_type: string })[];
+  portfolio: { start: number; added: BucketCount[]; archived: BucketCount[] };
+  runs: (BucketCount & { items: number })[];
+  oneTime: BucketCount[];
+  uploads: (BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number })[];
+  deliveries: (BucketCount & { status: DeliveryStatus })[];
+}
+
+/**
+ * Every series of the statistics screen in one statement: each part a subquery, its rows as JSON
+ * (one round trip and one pooled connection per call instead of seven).
+ */
+export async function readStatistics(
   db: Queryable,
   scope: StatisticsScope,
   filter: { eventTypes: string[] | null; sources: string[] | null },
-): Promise<(BucketCount & { event_type: string })[]> {
-  const { rows } = await db.query<BucketCount & { event_type: string }>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, event_type, sum(events)::int AS n
-       FROM statistics_label_event_days
-      WHERE organisation_id = $1 AND label IN (${MATCHING_LABELS})
-        AND day BETWEEN $2::date AND $3::date AND item_kind = ANY($5::text[])
-        AND ($7::text[] IS NULL OR event_type = ANY($7)) AND ($8::text[] IS NULL OR source_type = ANY($8))
-      GROUP BY 1, 2`,
+): Promise<StatisticsRows> {
+  const labelled = scope.labelPattern !== null;
+  const list = (sql: string) => `coalesce((SELECT json_agg(x) FROM (${sql}) x), '[]')`;
+  const { rows } = await db.query<{
+    events: StatisticsRows['events'];
+    start: number;
+    portfolio: { bucket: string; added: number; archived: number }[];
+    runs: StatisticsRows['runs'];
+    one_time: StatisticsRows['oneTime'];
+    uploads: StatisticsRows['uploads'];
+    deliveries: StatisticsRows['deliveries'];
+  }>(
+    `SELECT ${list(eventsSql(labelled))} AS events,
+            (${portfolioStartSql(labelled)}) AS start,
+            ${list(portfolioSql(labelled))} AS portfolio,
+            ${list(RUNS)} AS runs,
+            ${list(ONE_TIME_CHECKS)} AS one_time,
+            ${list(UPLOADS)} AS uploads,
+            ${list(DELIVERIES)} AS deliveries`,
     [
       scope.organisationId,
       scope.fromDate,
       scope.toDate,
       scope.grouping,
       scope.itemKinds,
-      scope.labelPattern,
       filter.eventTypes,
       filter.sources,
+      scope.fromTs,
+      scope.toTs,
+      ...(labelled ? [scope.labelPattern] : []),
     ],
   );
-  return rows;
-}
-
-/**
- * The portfolio from its daily rollup: the size at the start of the period (added minus archived
- * before it) and the items added and archived per bucket.
- */
-export async function countPortfolioFromRollup(
-  db: Queryable,
-  scope: StatisticsScope,
-): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
-  const [before, buckets] = await Promise.all([
-    db.query<{ n: number }>(
-      `SELECT coalesce(sum(added - archived), 0)::int AS n FROM statistics_item_days
-        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND day < $3::date`,
-      [scope.organisationId, scope.itemKinds, scope.fromDate],
-    ),
-    db.query<{ bucket: string; added: number; archived: number }>(
-      `SELECT ${bucketOfDay('$5')} AS bucket, sum(added)::int AS added,
-              sum(archived)::int AS archived
-         FROM statistics_item_days
-        WHERE organisation_id = $1 AND kind = ANY($2::text[]) AND day BETWEEN $3::date AND $4::date
-        GROUP BY 1`,
-      [scope.organisationId, scope.itemKinds, scope.fromDate, scope.toDate, scope.grouping],
-    ),
-  ]);
+  const row = rows[0]!;
   return {
-    start: before.rows[0]!.n,
-    added: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.added })),
-    archived: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.archived })),
+    events: row.events,
+    portfolio: {
+      start: row.start,
+      added: row.portfolio.map((bucket) => ({ bucket: bucket.bucket, n: bucket.added })),
+      archived: row.portfolio.map((bucket) => ({ bucket: bucket.bucket, n: bucket.archived })),
+    },
+    runs: row.runs,
+    oneTime: row.one_time,
+    uploads: row.uploads,
+    deliveries: row.deliveries,
   };
-}
-
-/** The same from the per-label rollup (0016) for the items whose label matches the filter. */
-export async function countPortfolioByLabel(
-  db: Queryable,
-  scope: StatisticsScope,
-): Promise<{ start: number; added: BucketCount[]; archived: BucketCount[] }> {
-  const labels = `SELECT label FROM statistics_labels WHERE organisation_id = $1 AND label LIKE $4`;
-  const [before, buckets] = await Promise.all([
-    db.query<{ n: number }>(
-      `SELECT coalesce(sum(added - archived), 0)::int AS n FROM statistics_label_item_days
-        WHERE organisation_id = $1 AND label IN (${labels}) AND kind = ANY($2::text[]) AND day < $3::date`,
-      [scope.organisationId, scope.itemKinds, scope.fromDate, scope.labelPattern],
-    ),
-    db.query<{ bucket: string; added: number; archived: number }>(
-      `SELECT ${bucketOfDay('$6')} AS bucket, sum(added)::int AS added,
-              sum(archived)::int AS archived
-         FROM statistics_label_item_days
-        WHERE organisation_id = $1 AND label IN (${labels}) AND kind = ANY($2::text[])
-          AND day BETWEEN $3::date AND $5::date
-        GROUP BY 1`,
-      [
-        scope.organisationId,
-        scope.itemKinds,
-        scope.fromDate,
-        scope.labelPattern,
-        scope.toDate,
-        scope.grouping,
-      ],
-    ),
-  ]);
-  return {
-    start: before.rows[0]!.n,
-    added: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.added })),
-    archived: buckets.rows.map((row) => ({ bucket: row.bucket, n: row.archived })),
-  };
-}
-
-export async function countCheckRuns(
-  db: Queryable,
-  scope: StatisticsScope,
-): Promise<(BucketCount & { items: number })[]> {
-  const { rows } = await db.query<BucketCount & { items: number }>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n, sum(items)::int AS items FROM (
-       SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(items_done), 0) AS items
-         FROM check_runs WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
-        GROUP BY 1) days
-      GROUP BY 1`,
-    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
-  );
-  return rows;
-}
-
-export async function countOneTimeChecks(db: Queryable, scope: StatisticsScope): Promise<BucketCount[]> {
-  const { rows } = await db.query<BucketCount>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n FROM (
-       SELECT ${moscowDay('created_at')} AS day, count(*) AS n
-         FROM one_time_checks
-        WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = ANY($5::text[])
-        GROUP BY 1) days
-      GROUP BY 1`,
-    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping, scope.itemKinds],
-  );
-  return rows;
-}
-
-export async function countUploads(
-  db: Queryable,
-  scope: StatisticsScope,
-): Promise<(BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number })[]> {
-  const { rows } = await db.query<
-    BucketCount & { rows_total: number; rows_accepted: number; rows_rejected: number }
-  >(
-    `SELECT ${bucketOfDay('$4')} AS bucket, sum(n)::int AS n, sum(rows_total)::int AS rows_total,
-            sum(rows_accepted)::int AS rows_accepted, sum(rows_rejected)::int AS rows_rejected FROM (
-       SELECT ${moscowDay('created_at')} AS day, count(*) AS n, coalesce(sum(rows_total), 0) AS rows_total,
-              coalesce(sum(rows_accepted), 0) AS rows_accepted, coalesce(sum(rows_rejected), 0) AS rows_rejected
-         FROM uploads WHERE organisation_id = $1 AND created_at >= $2 AND created_at < $3
-        GROUP BY 1) days
-      GROUP BY 1`,
-    [scope.organisationId, scope.fromTs, scope.toTs, scope.grouping],
-  );
-  return rows;
-}
-
-export async function countDeliveries(
-  db: Queryable,
-  scope: StatisticsScope,
-): Promise<(BucketCount & { status: DeliveryStatus })[]> {
-  const { rows } = await db.query<BucketCount & { status: DeliveryStatus }>(
-    `SELECT ${bucketOfDay('$4')} AS bucket, status, sum(deliveries)::int AS n
-       FROM statistics_delivery_days WHERE organisation_id = $1 AND day BETWEEN $2::date AND $3::date
-      GROUP BY 1, 2`,
-    [scope.organisationId, scope.fromDate, scope.toDate, scope.grouping],
-  );
-  return rows;
 }
 
 /**

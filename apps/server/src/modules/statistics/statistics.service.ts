@@ -13,17 +13,7 @@ import {
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { moscowMidnight } from '../../lib/moscow-time.ts';
-import {
-  countCheckRuns,
-  countDeliveries,
-  countEventsByLabel,
-  countEventsFromRollup,
-  countOneTimeChecks,
-  countPortfolioByLabel,
-  countPortfolioFromRollup,
-  countUploads,
-  type StatisticsScope,
-} from './statistics.queries.ts';
+import { readStatistics, type StatisticsScope } from './statistics.queries.ts';
 
 const DAY_MS = 86_400_000;
 const toDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -99,18 +89,11 @@ export async function getStatistics(options: {
     eventTypes: query.eventTypes?.length ? query.eventTypes : null,
     sources: query.sources?.length ? query.sources : null,
   };
-  const [events, portfolio, runs, oneTime, uploads, deliveries] = await Promise.all([
-    scope.labelPattern
-      ? countEventsByLabel(options.db, scope, eventFilter)
-      : countEventsFromRollup(options.db, scope, eventFilter),
-    scope.labelPattern
-      ? countPortfolioByLabel(options.db, scope)
-      : countPortfolioFromRollup(options.db, scope),
-    countCheckRuns(options.db, scope),
-    countOneTimeChecks(options.db, scope),
-    countUploads(options.db, scope),
-    countDeliveries(options.db, scope),
-  ]);
+  const { events, portfolio, runs, oneTime, uploads, deliveries } = await readStatistics(
+    options.db,
+    scope,
+    eventFilter,
+  );
 
   const types: EventType[] = eventFilter.eventTypes
     ? EVENT_TYPE_CODES.filter((type) => eventFilter.eventTypes!.includes(type))

@@ -81,6 +81,40 @@ beforeAll(async () => {
 });
 
 describe('POST /api/v1/monitoring/statistics/data', () => {
+  it('counts one-time checks from their daily rollup as the checks themselves: inserted, deleted, moved', async () => {
+    const owner = await createSignedInUser(app);
+    const org = owner.organisationId;
+    const db = app.db;
+    await insertOneTimeCheck(db, org, { createdAt: '2026-04-01T20:59:00Z' }); // 01.04 23:59 МСК
+    const moved = await insertOneTimeCheck(db, org, { createdAt: '2026-04-01T21:00:00Z' }); // 02.04
+    await insertOneTimeCheck(db, org, { kind: 'document', createdAt: '2026-04-02T10:00:00Z' });
+    const removed = await insertOneTimeCheck(db, org, { createdAt: '2026-04-03T10:00:00Z' });
+    await insertOneTimeCheck(db, org, { createdAt: '2026-04-04T21:00:00Z' }); // 05.04 — outside
+    await db.query('DELETE FROM one_time_checks WHERE id = $1', [removed]);
+    await db.query(`UPDATE one_time_checks SET created_at = '2026-04-04T09:00:00Z' WHERE id = $1`, [moved]);
+    const period = { from: '2026-04-01', to: '2026-04-04', grouping: 'day' } as const;
+    expect((await statistics(owner, period)).points.map((point) => point.oneTimeChecks)).toEqual([
+      1, 1, 0, 1,
+    ]);
+    expect(
+      (await statistics(owner, { ...period, itemKind: 'vin' })).points.map((point) => point.oneTimeChecks),
+    ).toEqual([1, 0, 0, 1]);
+    const weeks = await statistics(owner, { ...period, grouping: 'week' });
+    expect(weeks.points.map((point) => point.oneTimeChecks)).toEqual([3]);
+    // The same as counting the checks themselves by Moscow day.
+    const { rows } = await db.query<{ day: string; n: number }>(
+      `SELECT ((created_at AT TIME ZONE 'Europe/Moscow')::date)::text AS day, count(*)::int AS n
+         FROM one_time_checks WHERE organisation_id = $1 GROUP BY 1 ORDER BY 1`,
+      [org],
+    );
+    expect(rows).toEqual([
+      { day: '2026-04-01', n: 1 },
+      { day: '2026-04-02', n: 1 },
+      { day: '2026-04-04', n: 1 },
+      { day: '2026-04-05', n: 1 },
+    ]);
+  });
+
   it('groups by Moscow day: every day present, the 21:00 UTC boundary, hand-computed series', async () => {
     const result = await statistics(user, { from: '2026-03-01', to: '2026-03-05', grouping: 'day' });
     expect(result.timezone).toBe('Europe/Moscow');

@@ -38,13 +38,16 @@ export interface NewOneTimeCheck {
   sources: SourceAnswer[];
   createdBy: string;
   durationMs: number;
+  /** The asked sources' timings (source_answers), stored by the same statement. */
+  answers: { type: string; ok: boolean; durationMs: number; error: string | null }[];
 }
 
 /**
  * Stores a check under the next number of the organisation's year («ПР-2026-000123»: prefix, year,
  * the counter padded to six digits) with its author's name, and returns it as getOneTimeCheck does.
  * One statement: the counter row's lock, which serialises an organisation's checks, is held for
- * this statement and its COMMIT, not across several round trips.
+ * this statement and its COMMIT, not across several round trips. The sources' timings go in with it:
+ * one commit (one WAL flush) per check, not a second autocommitted insert beside it.
  */
 export async function insertNumberedOneTimeCheck(
   db: Queryable,
@@ -64,6 +67,10 @@ export async function insertNumberedOneTimeCheck(
               coalesce((SELECT full_name FROM users WHERE id = $11), '—'), $12
          FROM counter
        RETURNING *
+     ), answers AS (
+       INSERT INTO source_answers (source_type, mode, items, ok, duration_ms, error)
+       SELECT type, 'item', 1, ok, duration_ms, error
+         FROM unnest($15::text[], $16::bool[], $17::int[], $18::text[]) AS a(type, ok, duration_ms, error)
      )
      SELECT ${COLUMNS} FROM c JOIN organisations o ON o.id = c.organisation_id`,
     [
@@ -81,6 +88,10 @@ export async function insertNumberedOneTimeCheck(
       Math.round(check.durationMs),
       check.prefix,
       check.year,
+      check.answers.map((a) => a.type),
+      check.answers.map((a) => a.ok),
+      check.answers.map((a) => Math.round(a.durationMs)),
+      check.answers.map((a) => a.error),
     ],
   );
   return rows[0]!;

@@ -22,7 +22,6 @@ import type { AuthContext } from '../../../lib/auth-context.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
 import type { CheckItem, ItemAnswer } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
-import { recordSourceAnswers } from '../sources/sources.queries.ts';
 import {
   findOneTimeChecks as findOneTimeCheckRows,
   insertNumberedOneTimeCheck,
@@ -176,43 +175,36 @@ export async function runOneTimeCheck(options: {
   const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
   const durationMs = performance.now() - started;
 
-  // Numbered, stored and read back in one statement: the organisation's counter is locked for it and
-  // the COMMIT only. In a transaction all the same: a client gone before the COMMIT (the app killed)
-  // must leave no check and no number used, which an autocommitted statement would not.
-  // The sources' timings are recorded beside it, not one more round trip after it.
-  const [row] = await Promise.all([
-    withTransaction(options.db, (tx) =>
-      insertNumberedOneTimeCheck(tx, {
-        prefix: CHECK_NUMBER_PREFIX,
-        year: moscowYear(new Date()),
-        organisationId: options.auth.organisationId,
-        kind: item.kind,
-        documentType: item.documentType,
-        identifier: item.identifier,
-        decoded,
-        warnings,
-        status,
-        findingsCount,
-        demo,
-        sources,
-        createdBy: options.auth.userId,
-        durationMs,
-      }),
-    ),
-    recordSourceAnswers(
-      options.db,
-      asked
+  // Numbered, stored with the sources' timings and read back in one statement: the organisation's
+  // counter is locked for it and the COMMIT only. In a transaction all the same: a client gone before
+  // the COMMIT (the app killed) must leave no check and no number used, which an autocommitted
+  // statement would not.
+  const row = await withTransaction(options.db, (tx) =>
+    insertNumberedOneTimeCheck(tx, {
+      prefix: CHECK_NUMBER_PREFIX,
+      year: moscowYear(new Date()),
+      organisationId: options.auth.organisationId,
+      kind: item.kind,
+      documentType: item.documentType,
+      identifier: item.identifier,
+      decoded,
+      warnings,
+      status,
+      findingsCount,
+      demo,
+      sources,
+      createdBy: options.auth.userId,
+      durationMs,
+      answers: asked
         .filter((source) => !source.fromCache)
         .map((source) => ({
           type: source.type,
-          mode: 'item' as const,
-          items: 1,
           ok: source.status === 'ok',
           durationMs: source.durationMs,
           error: source.error,
         })),
-    ),
-  ]);
+    }),
+  );
   return toOneTimeCheck(row);
 }
 

@@ -2,6 +2,7 @@ import { checkEndpoints, endpointPath } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { moscowDate } from '../../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
+import { importDataset } from '../sources/sources.service.ts';
 
 const { app } = await buildTestApp();
 const year = moscowDate(new Date()).slice(0, 4);
@@ -45,5 +46,88 @@ describe('one-time check numbering (one statement under the counter lock)', () =
       [user.organisationId, Number(year)],
     );
     expect((await check(user.token, 'XTA21099012345678')).number).toBe(`ПР-${year}-1000000`);
+  });
+
+  it("stores the asked sources' timings with the check, one row per asked source", async () => {
+    const user = await createSignedInUser(app);
+    const before = await app.db.query<{ id: string }>(
+      'SELECT coalesce(max(id), 0) AS id FROM source_answers',
+    );
+    const created = (await check(user.token, 'XTA21099012345678')) as unknown as {
+      sources: {
+        type: string;
+        status: string;
+        error: string | null;
+        durationMs: number;
+        fromCache: boolean;
+      }[];
+    };
+    const { rows } = await app.db.query<{
+      source_type: string;
+      mode: string;
+      items: number;
+      ok: boolean;
+      error: string | null;
+      duration_ms: number;
+    }>(
+      'SELECT source_type, mode, items, ok, error, duration_ms FROM source_answers WHERE id > $1 ORDER BY source_type',
+      [before.rows[0]!.id],
+    );
+    const asked = created.sources.filter((source) => source.status !== 'skipped' && !source.fromCache);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(rows).toEqual(
+      asked
+        .map((source) => ({
+          source_type: source.type,
+          mode: 'item',
+          items: 1,
+          ok: source.status === 'ok',
+          error: source.error,
+          duration_ms: source.durationMs,
+        }))
+        .toSorted((a, b) => a.source_type.localeCompare(b.source_type)),
+    );
+  });
+
+  it("gives each dataset source its own import's records of the subject, in key order, from one lookup", async () => {
+    const user = await createSignedInUser(app);
+    const vin = 'XTA21099012345679';
+    const record = (identifier: string, key: string) => ({
+      documentType: '',
+      identifier,
+      key,
+      payload: { record_id: key, status: 'active' },
+    });
+    await importDataset({
+      db: app.db,
+      type: 'wanted',
+      fileName: 'wanted.csv',
+      records: [record(vin, 'W-2'), record(vin, 'W-1'), record('XTA21099000000000', 'W-3')],
+    });
+    await importDataset({
+      db: app.db,
+      type: 'restrictions',
+      fileName: 'r.csv',
+      records: [record(vin, 'R-1')],
+    });
+    await importDataset({
+      db: app.db,
+      type: 'accidents',
+      fileName: 'a.csv',
+      records: [record('XTA21099000000000', 'A-1')],
+    });
+    const created = (await check(user.token, vin)) as unknown as {
+      status: string;
+      findingsCount: number;
+      sources: { type: string; status: string; findings: { key: string }[]; error: string | null }[];
+    };
+    const byType = Object.fromEntries(created.sources.map((source) => [source.type, source]));
+    expect(byType.wanted).toMatchObject({ status: 'ok', error: null });
+    expect(byType.wanted!.findings.map((finding) => finding.key)).toEqual(['W-1', 'W-2']);
+    expect(byType.restrictions!.findings.map((finding) => finding.key)).toEqual(['R-1']);
+    expect(byType.accidents).toMatchObject({ status: 'ok', findings: [] });
+    // A source whose dataset was never loaded says so; it is not «nothing found».
+    expect(byType.registration).toMatchObject({ status: 'failed', findings: [] });
+    expect(created.findingsCount).toBe(3);
   });
 });

@@ -57,4 +57,9 @@ export interface DatasetSourceDeps {
   db: Queryable;
   /** Every type's active import, read once for a set of adapters (createSourceAdapters). */
   activeImports?: () => Promise<Map<SourceType, { id: string; version: number }>>;
+  /**
+   * One item's records in every dataset source's active import, by import id, read once for a set of
+   * adapters (createSourceAdapters): a one-time check's sources in one query instead of one each.
+   */
+  itemRecords?: (item: CheckItem) => Promise<Map<string, Finding[]>>;
 }

@@ -1,11 +1,11 @@
-import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
+import { type Finding, SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import type { AppConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import { createDatasetSource } from './dataset-source.ts';
 import { createPledgesSource } from './pledges.source.ts';
 import { createRemoteSource } from './remote-source.ts';
-import type { DatasetSourceDeps, SourceAdapter } from './source-adapter.ts';
-import { listActiveImports } from './sources.queries.ts';
+import type { CheckItem, DatasetSourceDeps, SourceAdapter } from './source-adapter.ts';
+import { listActiveImports, listItemRecords } from './sources.queries.ts';
 
 /**
  * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
@@ -34,5 +34,23 @@ export function createSourceAdapters(deps: {
     imports ??= listActiveImports(deps.db);
     return imports;
   };
-  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, { ...deps, activeImports }));
+  // A single item's records in all dataset sources at once (a one-time check), read when the first asks.
+  const dataset = (type: SourceType) => type !== 'pledges' && !deps.config.remoteSources[type];
+  const records = new Map<string, Promise<Map<string, Finding[]>>>();
+  const itemRecords = (item: CheckItem) => {
+    const key = `${item.documentType ?? ''}/${item.identifier}`;
+    let found = records.get(key);
+    if (!found) {
+      found = activeImports().then((imports) =>
+        listItemRecords(
+          deps.db,
+          [...imports].filter(([type]) => dataset(type)).map(([, active]) => active.id),
+          item,
+        ),
+      );
+      records.set(key, found);
+    }
+    return found;
+  };
+  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, { ...deps, activeImports, itemRecords }));
 }

@@ -36,6 +36,31 @@ export async function listActiveImports(
   return new Map(rows.map((row) => [row.source_type, { id: row.id, version: row.version }]));
 }
 
+/** One subject's records in the given imports, by import, each import's in finding-key order. */
+export async function listItemRecords(
+  db: Queryable,
+  importIds: string[],
+  item: { identifier: string; documentType: string | null },
+): Promise<Map<string, Finding[]>> {
+  const { rows } = await db.query<{
+    import_id: string;
+    finding_key: string;
+    payload: Record<string, unknown>;
+  }>(
+    `SELECT import_id, finding_key, payload FROM source_records
+      WHERE import_id = ANY($1::uuid[]) AND identifier = $2 AND document_type = $3
+      ORDER BY import_id, finding_key`,
+    [importIds, item.identifier, item.documentType ?? ''],
+  );
+  const byImport = new Map<string, Finding[]>();
+  for (const row of rows) {
+    const findings = byImport.get(row.import_id) ?? [];
+    findings.push({ key: row.finding_key, payload: row.payload });
+    byImport.set(row.import_id, findings);
+  }
+  return byImport;
+}
+
 /** Takes the next version number under a per-type lock, so two imports never share one. */
 export async function insertSourceImport(
   db: Queryable,

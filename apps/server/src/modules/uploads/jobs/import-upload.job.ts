@@ -7,6 +7,7 @@ export const importUploadJob = defineJob({
   name: 'uploads.import',
   payload: z.object({ uploadId: z.string().uuid() }),
   queue: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
+  heavy: true,
   async handler(job, { db, config, log }) {
     const context = { db, config };
     // A retry finds the upload already imported when the last attempt stopped past the commit (a

@@ -8,6 +8,7 @@ export const validateUploadJob = defineJob({
   name: 'uploads.validate',
   payload: z.object({ uploadId: z.string().uuid() }),
   queue: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3600 },
+  heavy: true,
   async handler(job, { db, config, queue }) {
     await validateUpload({ db, config }, job.data.uploadId, {
       lastAttempt: job.retryCount >= job.retryLimit,
