@@ -71,15 +71,24 @@ export async function getLastCheckRun(
 }
 
 /**
- * The newest «last checked» of the organisation's items, what the items list shows. One index probe
- * per kind (monitoring_item_checks_sort_idx), not a scan of the portfolio.
+ * The newest «last checked» of the organisation's items, what the items list shows
+ * (0030_range_check_stamps.sql): the newest own stamp, or the newest check range that still holds a
+ * ranged item. A few index probes, not a scan of the portfolio.
  */
 export async function getLastItemCheckAt(db: Queryable, organisationId: string): Promise<Date | null> {
   const { rows } = await db.query<{ at: Date | null }>(
     `SELECT greatest(
-       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'vin'),
-       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'document')
-     ) AS at`,
+       (SELECT max(c.last_checked_at) FROM monitoring_item_checks c
+         WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.unranged_since IS NOT NULL),
+       (SELECT r.checked_at FROM monitoring_check_ranges r
+         WHERE r.organisation_id = $1 AND r.kind = k.kind
+           AND EXISTS (SELECT 1 FROM monitoring_item_checks c
+                        WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.unranged_since IS NULL
+                          AND c.identifier >= lower(r.identifiers) AND c.identifier <= upper(r.identifiers)
+                          AND r.identifiers @> c.identifier)
+         ORDER BY r.checked_at DESC LIMIT 1)) AS at
+       FROM (VALUES ('vin'), ('document')) k (kind)
+      ORDER BY at DESC NULLS LAST LIMIT 1`,
     [organisationId],
   );
   return rows[0]?.at ?? null;

@@ -20,8 +20,8 @@ export interface ItemRow {
   last_checked_at: Date | null;
 }
 
-/** The item's last check lives in monitoring_item_checks (0002_portfolio.sql); one primary-key lookup per row. */
-const LAST_CHECKED_VALUE = '(SELECT c.last_checked_at FROM monitoring_item_checks c WHERE c.item_id = id)';
+/** The item's last check: its own stamp or its range's (0030_range_check_stamps.sql); two index probes per row. */
+const LAST_CHECKED_VALUE = 'item_last_checked_at(id)';
 const LAST_CHECKED = `${LAST_CHECKED_VALUE} AS last_checked_at`;
 
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
@@ -42,7 +42,7 @@ const SORT_COLUMNS = {
   identifier: 'identifier',
   label: 'label',
   contractNumber: 'contract_number COLLATE "C"',
-  // Sorted through monitoring_item_checks_sort_idx (see findItems).
+  // Sorted through the check ranges and the own stamps (lastCheckOrder).
   lastCheckedAt: 'last_checked_at',
 } as const;
 
@@ -73,6 +73,30 @@ export async function countItems(
 }
 
 export type ItemSort = keyof typeof SORT_COLUMNS;
+
+/**
+ * The first `limit` items of a kind by last check, ties by id: ids and last checks
+ * (0030_range_check_stamps.sql). Ranged items come range by range, their range's stamp their last
+ * check (sorted ranges, a range's items sorted by id within it); unranged items come from the index
+ * of their own stamps. Each side is cut at `limit`, then the two are merged. Items of the statuses
+ * `$3` only (ranged items are all active); $1, $2: organisation, kind.
+ */
+function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
+  return `SELECT id, k FROM (
+      (SELECT g.item_id AS id, r.checked_at AS k
+         FROM monitoring_check_ranges r CROSS JOIN LATERAL (
+           SELECT c.item_id FROM monitoring_item_checks c
+            WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NULL
+              AND c.identifier >= lower(r.identifiers) AND c.identifier <= upper(r.identifiers)
+              AND r.identifiers @> c.identifier) g
+        WHERE r.organisation_id = $1 AND r.kind = $2 AND 'active' = ANY($3::text[])
+        ORDER BY r.checked_at ${direction}, g.item_id ${direction} LIMIT ${limit})
+      UNION ALL
+      (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
+        WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NOT NULL AND m.status = ANY($3::text[])
+        ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT ${limit})
+    ) merged ORDER BY k ${direction}, id ${direction} LIMIT ${limit}`;
+}
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -153,11 +177,8 @@ export async function findItems(
     const [items, total] = await Promise.all([
       db.query<ItemRow>(
         filter.sort === 'lastCheckedAt'
-          ? // Every item has its row in monitoring_item_checks: walk its sort index, filter the status on the way.
-            `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-               SELECT c.item_id FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
-                WHERE c.organisation_id = $1 AND c.kind = $2 AND m.status = ANY($3::text[])
-                ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+          ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (SELECT id FROM (
+               ${lastCheckOrder(direction, `($${limitAt}::int + $${limitAt + 1}::int)`)} OFFSET $${limitAt + 1}) page)
              ORDER BY last_checked_at ${direction}, id ${direction}`
           : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
               ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
@@ -213,13 +234,10 @@ export async function findItems(
   const walked = await db.query<ItemRow>(
     filter.sort === 'lastCheckedAt'
       ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-           SELECT w.item_id FROM (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c
-                                   WHERE c.organisation_id = $1 AND c.kind = $2
-                                   ORDER BY c.last_checked_at ${direction}, c.item_id ${direction}
-                                   LIMIT ${walkRows}) w
-             JOIN monitoring_items m ON m.id = w.item_id
-            WHERE m.status = ANY($3::text[]) AND ${match}
-            ORDER BY w.last_checked_at ${direction}, w.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+           SELECT w.id FROM (${lastCheckOrder(direction, String(walkRows))}) w
+             JOIN monitoring_items m ON m.id = w.id
+            WHERE ${match}
+            ORDER BY w.k ${direction}, w.id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ORDER BY last_checked_at ${direction}, id ${direction}`
       : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
            SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} FROM monitoring_items

@@ -243,8 +243,8 @@ export async function getItemSnapshots(
     document_type: string | null;
     last_checked_at: Date | null;
   }>(
-    `SELECT i.kind, i.document_type, c.last_checked_at
-       FROM monitoring_items i LEFT JOIN monitoring_item_checks c ON c.item_id = i.id
+    `SELECT i.kind, i.document_type, item_last_checked_at(i.id) AS last_checked_at
+       FROM monitoring_items i
       WHERE i.id = $1 AND i.organisation_id = $2`,
     [input.itemId, input.organisationId],
   );

@@ -348,7 +348,8 @@ export async function diffDatasetBatch(
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             (SELECT map FROM after) -> ch.item_id::text AS after,
-            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = ch.item_id), true)
+            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
+                       WHERE k.item_id = ch.item_id), true)
               AS first_check,
             0 AS items, 0 AS findings
        FROM changed ch
@@ -378,7 +379,8 @@ export async function listBatchItems(db: Queryable, scope: BatchScope): Promise<
   const { rows } = await db.query<BatchItemRow>(
     `WITH ${BATCH_ITEMS_CTE}
      SELECT b.id, $2::text AS kind, nullif(b.document_type, '') AS document_type, b.identifier,
-            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = b.id), true) AS first_check
+            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
+                       WHERE k.item_id = b.id), true) AS first_check
        FROM batch_items b ORDER BY b.identifier, b.document_type`,
     scopeParams(scope),
   );
@@ -527,15 +529,8 @@ export async function finishBatch(
     `UPDATE check_run_batches SET status = 'done', finished_at = now() WHERE run_id = $1 AND batch_no = $2`,
     [input.runId, input.batchNo],
   );
-  // The narrow table, not monitoring_items: see monitoring_item_checks in 0002_portfolio.sql.
-  // An array, not a join: a join may be planned as a hash over the whole (million-row) table.
-  await db.query(
-    `UPDATE monitoring_item_checks SET last_checked_at = now()
-      WHERE item_id = ANY (ARRAY(
-              SELECT id FROM monitoring_items
-               WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND status = 'active'))`,
-    [input.organisationId, input.kind, input.identifierFrom, input.identifierTo],
-  );
+  // The run's row first: its lock orders the ends of concurrent batches, so each range write below
+  // sees the ranges the batches before it wrote (they may trim the same older range).
   await db.query(
     `UPDATE check_runs r SET items_done = items_done + $2, batches_done = batches_done + 1,
             status = CASE WHEN batches_done + 1 < batches_total THEN 'running'
@@ -545,6 +540,41 @@ export async function finishBatch(
             finished_at = CASE WHEN batches_done + 1 >= batches_total THEN now() END
       WHERE id = $1`,
     [input.runId, input.items],
+  );
+  await stampCheckedRange(db, input);
+}
+
+/**
+ * Records that the active items of a kind in [from, to] were checked now (0030_range_check_stamps.sql):
+ * one range row, cut out of the older ranges it overlaps, and the range's unranged active items
+ * (new or resumed since their last batch: none in a repeated run) turned ranged. An own stamp newer
+ * than now (written meanwhile) keeps its item unranged.
+ */
+export async function stampCheckedRange(
+  db: Queryable,
+  input: { organisationId: string; kind: ItemKind; identifierFrom: string; identifierTo: string },
+): Promise<void> {
+  const params = [input.organisationId, input.kind, input.identifierFrom, input.identifierTo];
+  await db.query(
+    `WITH checked AS (SELECT pw_identifier_range($3, $4, '[]') AS identifiers),
+     overlapped AS (
+       DELETE FROM monitoring_check_ranges r USING checked c
+        WHERE r.organisation_id = $1 AND r.kind = $2 AND r.identifiers && c.identifiers
+       RETURNING r.identifiers, r.checked_at
+     )
+     INSERT INTO monitoring_check_ranges (organisation_id, kind, identifiers, checked_at)
+     SELECT $1, $2, rest, o.checked_at
+       FROM overlapped o, checked c, unnest(multirange(o.identifiers) - multirange(c.identifiers)) rest
+     UNION ALL
+     SELECT $1, $2, identifiers, now() FROM checked`,
+    params,
+  );
+  await db.query(
+    `UPDATE monitoring_item_checks SET last_checked_at = NULL, unranged_since = NULL
+      WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND unranged_since IS NOT NULL
+        AND (last_checked_at IS NULL OR last_checked_at <= now())
+        AND EXISTS (SELECT 1 FROM monitoring_items i WHERE i.id = item_id AND i.status = 'active')`,
+    params,
   );
 }
 
