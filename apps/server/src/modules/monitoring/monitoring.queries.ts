@@ -78,7 +78,7 @@ export type ItemSort = keyof typeof SORT_COLUMNS;
  * The first `limit` items of a kind by last check, ties by id: ids and last checks
  * (0030_range_check_stamps.sql). Ranged items come range by range, their range's stamp their last
  * check (sorted ranges, a range's items sorted by id within it); unranged items come from the index
- * of their own stamps. Each side is cut at `limit`, then the two are merged. Items of the statuses
+ * of their own stamps. Each side is cut at `limit`, then the two are merged (the caller cuts the result). Items of the statuses
  * `$3` only (ranged items are all active); $1, $2: organisation, kind.
  */
 function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
@@ -95,7 +95,7 @@ function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
       (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
         WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NOT NULL AND m.status = ANY($3::text[])
         ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT ${limit})
-    ) merged ORDER BY k ${direction}, id ${direction} LIMIT ${limit}`;
+    ) merged ORDER BY k ${direction}, id ${direction}`;
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -178,7 +178,8 @@ export async function findItems(
       db.query<ItemRow>(
         filter.sort === 'lastCheckedAt'
           ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (SELECT id FROM (
-               ${lastCheckOrder(direction, `($${limitAt}::int + $${limitAt + 1}::int)`)} OFFSET $${limitAt + 1}) page)
+               ${lastCheckOrder(direction, `($${limitAt}::int + $${limitAt + 1}::int)`)}
+               LIMIT $${limitAt} OFFSET $${limitAt + 1}) page)
              ORDER BY last_checked_at ${direction}, id ${direction}`
           : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE ${where}
               ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1}`,
@@ -234,7 +235,7 @@ export async function findItems(
   const walked = await db.query<ItemRow>(
     filter.sort === 'lastCheckedAt'
       ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-           SELECT w.id FROM (${lastCheckOrder(direction, String(walkRows))}) w
+           SELECT w.id FROM (${lastCheckOrder(direction, String(walkRows))} LIMIT ${walkRows}) w
              JOIN monitoring_items m ON m.id = w.id
             WHERE ${match}
             ORDER BY w.k ${direction}, w.id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
