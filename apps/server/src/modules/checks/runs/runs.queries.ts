@@ -228,15 +228,15 @@ export async function listBatchSourceStates(
   return rows;
 }
 
-export async function setBatchSourceState(
+/** Sets the states of the batch's sources just applied (one statement for all of them). */
+export async function setBatchSourceStates(
   db: Queryable,
-  key: { runId: string; batchNo: number; type: SourceType },
-  state: BatchSourceState,
+  key: { runId: string; batchNo: number },
+  states: Partial<Record<SourceType, BatchSourceState>>,
 ): Promise<void> {
   await db.query(
-    `UPDATE check_run_batches SET sources = jsonb_set(sources, ARRAY[$3::text], $4::jsonb)
-      WHERE run_id = $1 AND batch_no = $2`,
-    [key.runId, key.batchNo, key.type, JSON.stringify(state)],
+    'UPDATE check_run_batches SET sources = sources || $3::jsonb WHERE run_id = $1 AND batch_no = $2',
+    [key.runId, key.batchNo, JSON.stringify(states)],
   );
 }
 
@@ -460,35 +460,38 @@ export async function countSnapshots(
   return rows[0]!.count;
 }
 
-/** Inserts the events; rows that a previous attempt of the same batch already wrote are skipped. */
+/**
+ * Inserts the batch's events of every source in one statement; rows that a previous attempt of the
+ * same batch already wrote are skipped. Returns the inserted ones.
+ */
 export async function insertEvents(
   db: Queryable,
   input: {
     organisationId: string;
     runId: string;
-    sourceType: SourceType;
-    events: (EventDraft & { itemId: string })[];
+    events: (EventDraft & { itemId: string; sourceType: SourceType })[];
   },
-): Promise<string[]> {
+): Promise<{ id: string; source_type: SourceType }[]> {
   if (input.events.length === 0) {
     return [];
   }
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string; source_type: SourceType }>(
     `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity,
                                     finding_key, before, after, first_check, demo)
-     SELECT $1, x.item_id, $2, $3, x.type, x.severity, x.key, nullif(x.before, 'null'::jsonb),
+     SELECT $1, x.item_id, $2, x.source, x.type, x.severity, x.key, nullif(x.before, 'null'::jsonb),
             nullif(x.after, 'null'::jsonb), x.first_check, x.demo
-       FROM jsonb_to_recordset($4::jsonb)
-         AS x(item_id uuid, type text, severity text, key text, before jsonb, after jsonb, first_check boolean, demo boolean)
+       FROM jsonb_to_recordset($3::jsonb)
+         AS x(item_id uuid, source text, type text, severity text, key text, before jsonb, after jsonb,
+              first_check boolean, demo boolean)
      ON CONFLICT (run_id, item_id, source_type, event_type, finding_key) DO NOTHING
-     RETURNING id`,
+     RETURNING id, source_type`,
     [
       input.organisationId,
       input.runId,
-      input.sourceType,
       JSON.stringify(
         input.events.map((event) => ({
           item_id: event.itemId,
+          source: event.sourceType,
           type: event.type,
           severity: event.severity,
           key: event.findingKey,
@@ -500,7 +503,7 @@ export async function insertEvents(
       ),
     ],
   );
-  return rows.map((row) => row.id);
+  return rows;
 }
 
 export async function addRunEvents(db: Queryable, runId: string, count: number): Promise<void> {
