@@ -24,6 +24,8 @@ CREATE TABLE monitoring_check_ranges (
 -- before, when that bound is exclusive and equal).
 CREATE INDEX monitoring_check_ranges_lookup_idx
   ON monitoring_check_ranges (organisation_id, kind, lower(identifiers));
+-- Ranges by stamp: the list sorted by last check reads them in this order (then each range's items).
+CREATE INDEX monitoring_check_ranges_sort_idx ON monitoring_check_ranges (organisation_id, kind, checked_at);
 
 ALTER TABLE monitoring_item_checks
   ADD COLUMN identifier text,
