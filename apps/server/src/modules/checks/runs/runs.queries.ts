@@ -550,8 +550,8 @@ export async function finishBatch(
 /**
  * Records that the active items of a kind in [from, to] were checked now (0030_range_check_stamps.sql):
  * one range row, cut out of the older ranges it overlaps, and the range's unranged active items
- * (new or resumed since their last batch: none in a repeated run) turned ranged. An own stamp newer
- * than now (written meanwhile) keeps its item unranged.
+ * (new or resumed since their last batch: none in a repeated run) turned ranged, whatever own
+ * stamp they had: the batch's time replaces it, as a per-item stamp did.
  */
 export async function stampCheckedRange(
   db: Queryable,
@@ -575,7 +575,6 @@ export async function stampCheckedRange(
   await db.query(
     `UPDATE monitoring_item_checks SET last_checked_at = NULL, unranged_since = NULL
       WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND unranged_since IS NOT NULL
-        AND (last_checked_at IS NULL OR last_checked_at <= now())
         AND EXISTS (SELECT 1 FROM monitoring_items i WHERE i.id = item_id AND i.status = 'active')`,
     params,
   );
