@@ -1,4 +1,5 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
+import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { ValidItemRow } from './item-rules.ts';
 
@@ -20,8 +21,9 @@ export interface ItemRow {
   last_checked_at: Date | null;
 }
 
-/** The item's last check: its own stamp or its range's (0030_range_check_stamps.sql); two index probes per row. */
-const LAST_CHECKED_VALUE = 'item_last_checked_at(id)';
+/** The item's last check: its own stamp or its range's (0030_range_check_stamps.sql); a few index probes per row. */
+// `id` unqualified, as every query here names monitoring_items (or its alias m) alone.
+const LAST_CHECKED_VALUE = itemLastCheckedSql('id');
 const LAST_CHECKED = `${LAST_CHECKED_VALUE} AS last_checked_at`;
 
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,

@@ -1,4 +1,5 @@
 import type { EventSortKey, EventType, Severity, SourceType } from '@pledgewatch/contract';
+import { itemLastCheckedSql } from '../../../db/item-last-check.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import {
   moscowDate,
@@ -243,7 +244,7 @@ export async function getItemSnapshots(
     document_type: string | null;
     last_checked_at: Date | null;
   }>(
-    `SELECT i.kind, i.document_type, item_last_checked_at(i.id) AS last_checked_at
+    `SELECT i.kind, i.document_type, ${itemLastCheckedSql('i.id')} AS last_checked_at
        FROM monitoring_items i
       WHERE i.id = $1 AND i.organisation_id = $2`,
     [input.itemId, input.organisationId],

@@ -5,6 +5,7 @@
  * shows what stamping each checked item would have: tracked here item by item from the batches.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { itemLastCheckedSql } from '../../../db/item-last-check.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
 import { getLastItemCheckAt } from '../../dashboard/dashboard.queries.ts';
 import { findItems } from '../../monitoring/monitoring.queries.ts';
@@ -119,6 +120,13 @@ async function expectReaders() {
       }
     }
   }
+  // The inlined derivation (list, cards, report) and the function (triggers) agree.
+  const { rows } = await app.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM monitoring_items
+      WHERE organisation_id = $1 AND ${itemLastCheckedSql('id')} IS DISTINCT FROM item_last_checked_at(id)`,
+    [analyst.organisationId],
+  );
+  expect(rows[0]!.n).toBe(0);
   const newest =
     [...expected.values()]
       .filter((at) => at !== null)
