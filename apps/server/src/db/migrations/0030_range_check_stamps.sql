@@ -56,6 +56,44 @@ CREATE FUNCTION item_last_checked_at(item uuid) RETURNS timestamptz LANGUAGE sql
     FROM monitoring_item_checks c WHERE c.item_id = item
 $$;
 
+-- The first n ranged items of a kind by last check (their range's stamp), ties by id, for the items
+-- list: ranges by stamp, each stamp's items (one range, or the pieces of one) sorted by id, stopping
+-- at n. A loop, not one query: the planner cannot know that a range holds a batch of items and,
+-- without fresh statistics of these tables, sorted all ranged items for a page.
+CREATE FUNCTION ranged_items_by_check(org uuid, item_kind text, descending boolean, n bigint)
+RETURNS TABLE (item_id uuid, checked_at timestamptz) LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  stamp timestamptz;
+  taken bigint := 0;
+  added bigint;
+BEGIN
+  IF n <= 0 THEN
+    RETURN;
+  END IF;
+  FOR stamp IN
+    SELECT s.checked_at FROM monitoring_check_ranges s
+     WHERE s.organisation_id = org AND s.kind = item_kind
+     GROUP BY s.checked_at
+     ORDER BY CASE WHEN NOT descending THEN s.checked_at END, CASE WHEN descending THEN s.checked_at END DESC
+  LOOP
+    RETURN QUERY
+      SELECT g.item_id, stamp
+        FROM monitoring_check_ranges s CROSS JOIN LATERAL (
+          -- OFFSET 0: one index range scan per range, never a join over all ranged items.
+          SELECT c.item_id FROM monitoring_item_checks c
+           WHERE c.organisation_id = org AND c.kind = item_kind AND c.unranged_since IS NULL
+             AND c.identifier >= lower(s.identifiers) AND c.identifier <= upper(s.identifiers)
+             AND s.identifiers @> c.identifier
+          OFFSET 0) g
+       WHERE s.organisation_id = org AND s.kind = item_kind AND s.checked_at = stamp
+       ORDER BY CASE WHEN NOT descending THEN g.item_id END, CASE WHEN descending THEN g.item_id END DESC
+       LIMIT n - taken;
+    GET DIAGNOSTICS added = ROW_COUNT;
+    taken := taken + added;
+    EXIT WHEN taken >= n;
+  END LOOP;
+END $$;
+
 -- New items start unranged, with the stamp they were written with.
 CREATE OR REPLACE FUNCTION monitoring_item_checks_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

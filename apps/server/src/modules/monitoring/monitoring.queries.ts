@@ -78,21 +78,16 @@ export type ItemSort = keyof typeof SORT_COLUMNS;
 
 /**
  * The first `limit` items of a kind by last check, ties by id: ids and last checks
- * (0030_range_check_stamps.sql). Ranged items come range by range, their range's stamp their last
- * check (sorted ranges, a range's items sorted by id within it); unranged items come from the index
- * of their own stamps. Each side is cut at `limit`, then the two are merged (the caller cuts the result). Items of the statuses
- * `$3` only (ranged items are all active); $1, $2: organisation, kind.
+ * (0030_range_check_stamps.sql). Ranged items come range by range with their range's stamp
+ * (ranged_items_by_check: ranges by stamp, a range's items by id); unranged items from the index
+ * of their own stamps. Each side is cut at `limit`, then the two are merged (the caller cuts the
+ * result). Items of the statuses `$3` only (ranged items are all active); $1, $2: organisation, kind.
  */
 function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
   return `SELECT id, k FROM (
-      (SELECT g.item_id AS id, r.checked_at AS k
-         FROM monitoring_check_ranges r CROSS JOIN LATERAL (
-           SELECT c.item_id FROM monitoring_item_checks c
-            WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NULL
-              AND c.identifier >= lower(r.identifiers) AND c.identifier <= upper(r.identifiers)
-              AND r.identifiers @> c.identifier) g
-        WHERE r.organisation_id = $1 AND r.kind = $2 AND 'active' = ANY($3::text[])
-        ORDER BY r.checked_at ${direction}, g.item_id ${direction} LIMIT ${limit})
+      (SELECT item_id AS id, checked_at AS k
+         FROM ranged_items_by_check($1, $2, ${direction === 'DESC'},
+                                    CASE WHEN 'active' = ANY($3::text[]) THEN ${limit} ELSE 0 END))
       UNION ALL
       (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
         WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NOT NULL AND m.status = ANY($3::text[])
