@@ -205,7 +205,7 @@ describe('worker killed with SIGKILL', () => {
     // Every item of the killed run was checked, none twice-counted in the progress.
     const unchecked = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM monitoring_item_checks
-        WHERE organisation_id = $1 AND last_checked_at IS NULL`,
+        WHERE organisation_id = $1 AND item_last_checked_at(item_id) IS NULL`,
       [killedOrg.organisationId],
     );
     expect(unchecked.rows[0]!.n).toBe(0);

@@ -237,7 +237,7 @@ describe('regular check runs and events', () => {
     });
 
     const { rows } = await app.db.query(
-      'SELECT count(*)::int AS n FROM monitoring_item_checks WHERE item_id = ANY($1) AND last_checked_at IS NOT NULL',
+      'SELECT count(*)::int AS n FROM monitoring_item_checks WHERE item_id = ANY($1) AND item_last_checked_at(item_id) IS NOT NULL',
       [itemIds],
     );
     expect(rows[0].n).toBe(6);

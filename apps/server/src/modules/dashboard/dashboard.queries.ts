@@ -73,13 +73,28 @@ const LAST_RUN = `SELECT id, trigger, status, items_total, items_done, events_cr
        FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`;
 
 /**
- * The newest «last checked» of the organisation's items, what the items list shows. One index probe
- * per kind (monitoring_item_checks_sort_idx), not a scan of the portfolio.
+ * The newest «last checked» of the organisation's items, what the items list shows
+ * (0030_range_check_stamps.sql): the newest own stamp, or the newest check range that still holds a
+ * ranged item. A few index probes, not a scan of the portfolio.
  */
 const LAST_ITEM_CHECK_AT = `SELECT greatest(
-       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'vin'),
-       (SELECT max(last_checked_at) FROM monitoring_item_checks WHERE organisation_id = $1 AND kind = 'document')
-     )`;
+       (SELECT max(c.last_checked_at) FROM monitoring_item_checks c
+         WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.unranged_since IS NOT NULL),
+       (SELECT r.checked_at FROM monitoring_check_ranges r
+         WHERE r.organisation_id = $1 AND r.kind = k.kind
+           AND EXISTS (SELECT 1 FROM monitoring_item_checks c
+                        WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.unranged_since IS NULL
+                          AND c.identifier >= lower(r.identifiers) AND c.identifier <= upper(r.identifiers)
+                          AND r.identifiers @> c.identifier)
+         ORDER BY r.checked_at DESC LIMIT 1)) AS at
+       FROM (VALUES ('vin'), ('document')) k (kind)
+      ORDER BY at DESC NULLS LAST LIMIT 1`;
+
+/** The same alone (the dashboard reads it inside its one statement). */
+export async function getLastItemCheckAt(db: Queryable, organisationId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>(LAST_ITEM_CHECK_AT, [organisationId]);
+  return rows[0]?.at ?? null;
+}
 
 /**
  * Failed deliveries, all and since `since`, from the per-day delivery rollup (0008_statistics.sql):

@@ -18,7 +18,7 @@ const KEYS: Record<ItemSort, string> = {
   identifier: 'm.identifier',
   label: 'm.label',
   contractNumber: 'm.contract_number COLLATE "C"',
-  lastCheckedAt: 'c.last_checked_at',
+  lastCheckedAt: 'item_last_checked_at(m.id)',
 };
 
 /**

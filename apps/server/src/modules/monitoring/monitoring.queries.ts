@@ -1,4 +1,5 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
+import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { ValidItemRow } from './item-rules.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
@@ -21,8 +22,9 @@ export interface ItemRow {
   last_checked_at: Date | null;
 }
 
-/** The item's last check lives in monitoring_item_checks (0002_portfolio.sql); one primary-key lookup per row. */
-const LAST_CHECKED_VALUE = '(SELECT c.last_checked_at FROM monitoring_item_checks c WHERE c.item_id = id)';
+/** The item's last check: its own stamp or its range's (0030_range_check_stamps.sql); a few index probes per row. */
+// `id` unqualified, as every query here names monitoring_items (or its alias m) alone.
+const LAST_CHECKED_VALUE = itemLastCheckedSql('id');
 const LAST_CHECKED = `${LAST_CHECKED_VALUE} AS last_checked_at`;
 
 const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
@@ -43,7 +45,7 @@ const SORT_COLUMNS = {
   identifier: 'identifier',
   label: 'label',
   contractNumber: 'contract_number COLLATE "C"',
-  // Sorted through monitoring_item_checks_sort_idx (see findItems).
+  // Sorted through the check ranges and the own stamps (lastCheckOrder).
   lastCheckedAt: 'last_checked_at',
 } as const;
 
@@ -74,6 +76,25 @@ export async function countItems(
 }
 
 export type ItemSort = keyof typeof SORT_COLUMNS;
+
+/**
+ * The first `limit` items of a kind by last check, ties by id: ids and last checks
+ * (0030_range_check_stamps.sql). Ranged items come range by range with their range's stamp
+ * (ranged_items_by_check: ranges by stamp, a range's items by id); unranged items from the index
+ * of their own stamps. Each side is cut at `limit`, then the two are merged (the caller cuts the
+ * result). Items of the statuses `$3` only (ranged items are all active); $1, $2: organisation, kind.
+ */
+function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
+  return `SELECT id, k FROM (
+      (SELECT item_id AS id, checked_at AS k
+         FROM ranged_items_by_check($1, $2, ${direction === 'DESC'},
+                                    CASE WHEN 'active' = ANY($3::text[]) THEN ${limit} ELSE 0 END))
+      UNION ALL
+      (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
+        WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NOT NULL AND m.status = ANY($3::text[])
+        ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT ${limit})
+    ) merged ORDER BY k ${direction}, id ${direction}`;
+}
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -177,11 +198,9 @@ export async function findItems(
     const [items, total] = await Promise.all([
       db.query<ItemRow>(
         filter.sort === 'lastCheckedAt'
-          ? // Every item has its row in monitoring_item_checks: walk its sort index, filter the status on the way.
-            `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-               SELECT c.item_id FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
-                WHERE c.organisation_id = $1 AND c.kind = $2 AND m.status = ANY($3::text[])
-                ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+          ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (SELECT id FROM (
+               ${lastCheckOrder(direction, `($${limitAt}::int + $${limitAt + 1}::int)`)}
+               LIMIT $${limitAt} OFFSET $${limitAt + 1}) page)
              ORDER BY last_checked_at ${direction}, id ${direction}`
           : // The skipped rows from the sort index alone (it carries the status, 0037), then the page's rows.
             `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
@@ -248,13 +267,10 @@ export async function findItems(
   const walked = await db.query<ItemRow>(
     filter.sort === 'lastCheckedAt'
       ? `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-           SELECT w.item_id FROM (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c
-                                   WHERE c.organisation_id = $1 AND c.kind = $2
-                                   ORDER BY c.last_checked_at ${direction}, c.item_id ${direction}
-                                   LIMIT ${walkRows}) w
-             JOIN monitoring_items m ON m.id = w.item_id
-            WHERE m.status = ANY($3::text[]) AND ${match}
-            ORDER BY w.last_checked_at ${direction}, w.item_id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+           SELECT w.id FROM (${lastCheckOrder(direction, String(walkRows))} LIMIT ${walkRows}) w
+             JOIN monitoring_items m ON m.id = w.id
+            WHERE ${match}
+            ORDER BY w.k ${direction}, w.id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ORDER BY last_checked_at ${direction}, id ${direction}`
       : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
            SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} FROM monitoring_items

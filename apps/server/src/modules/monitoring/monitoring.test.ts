@@ -267,7 +267,7 @@ describe('GET /api/v1/monitoring/items', () => {
       identifier: 'm.identifier',
       label: 'm.label',
       contractNumber: 'm.contract_number COLLATE "C"',
-      lastCheckedAt: 'c.last_checked_at',
+      lastCheckedAt: 'item_last_checked_at(m.id)',
     };
     for (const search of ['kia', 'a', 'кд-1', 'xw8']) {
       const pattern = `%${search}%`;

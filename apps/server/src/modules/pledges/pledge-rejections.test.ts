@@ -276,7 +276,7 @@ describe('a registered package', () => {
     expect(batches).toHaveLength(2);
     const { rows: checked } = await app.db.query<{ identifier: string }>(
       `SELECT i.identifier FROM monitoring_item_checks c JOIN monitoring_items i ON i.id = c.item_id
-        WHERE i.organisation_id = $1 AND c.last_checked_at IS NOT NULL ORDER BY 1`,
+        WHERE i.organisation_id = $1 AND item_last_checked_at(c.item_id) IS NOT NULL ORDER BY 1`,
       [maker.organisationId],
     );
     expect(checked.map((row) => row.identifier)).toEqual([first, last]);

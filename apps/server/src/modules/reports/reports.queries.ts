@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 
 /** Rows are read from a server-side cursor this many at a time: memory holds one batch. */
@@ -144,11 +145,10 @@ export function portfolioReportSql(filter: {
 }): ReportSql {
   return {
     columns: `i.kind, i.document_type, i.identifier, i.label, i.contract_number, i.pledgor_name, i.status, i.origin,
-      ${MOSCOW('i.created_at')} AS created, ${MOSCOW('c.last_checked_at')} AS last_checked,
+      ${MOSCOW('i.created_at')} AS created, ${MOSCOW(itemLastCheckedSql('i.id'))} AS last_checked,
       coalesce(f.findings, 0)::int AS findings, f.sources AS finding_sources,
       (SELECT count(*) FROM monitoring_events e WHERE e.item_id = i.id AND e.read_at IS NULL)::int AS unread_events`,
     from: `FROM monitoring_items i
-      LEFT JOIN monitoring_item_checks c ON c.item_id = i.id
       LEFT JOIN LATERAL (
         SELECT sum(jsonb_array_length(s.findings)) AS findings,
                array_agg(s.source_type ORDER BY s.source_type) AS sources

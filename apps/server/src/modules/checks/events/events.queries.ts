@@ -1,4 +1,5 @@
 import type { EventSortKey, EventType, Severity, SourceType } from '@pledgewatch/contract';
+import { itemLastCheckedSql } from '../../../db/item-last-check.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import {
   moscowDate,
@@ -243,8 +244,8 @@ export async function getItemSnapshots(
     document_type: string | null;
     last_checked_at: Date | null;
   }>(
-    `SELECT i.kind, i.document_type, c.last_checked_at
-       FROM monitoring_items i LEFT JOIN monitoring_item_checks c ON c.item_id = i.id
+    `SELECT i.kind, i.document_type, ${itemLastCheckedSql('i.id')} AS last_checked_at
+       FROM monitoring_items i
       WHERE i.id = $1 AND i.organisation_id = $2`,
     [input.itemId, input.organisationId],
   );

@@ -25,7 +25,7 @@ import {
   insertEvents,
   listBatchItems,
   scopeHasItems,
-  setBatchSourceState,
+  setBatchSourceStates,
   writeSnapshots,
 } from './runs.queries.ts';
 import type { Deps } from './runs.service.ts';
@@ -90,22 +90,28 @@ async function askRemoteSource(
   return result;
 }
 
+/** One source applied to the batch: its state (its events counted once they are inserted) and its events. */
+interface AppliedSource {
+  type: SourceType;
+  state: BatchSourceState;
+  events: (EventDraft & { itemId: string; sourceType: SourceType })[];
+}
+
 /**
  * One source over the locked batch, inside the batch's transaction: matches (dataset sources) or
- * takes the remote answers, diffs against the snapshot, writes the events, the new snapshots and
- * the source's state. The events' unique key absorbs any replay.
+ * takes the remote answers, diffs against the snapshot and writes the new snapshots. Its events are
+ * returned, inserted with the other sources' in one statement (insertBatchEvents).
  */
 async function applySource(
   tx: Queryable,
   options: {
-    queue: JobQueue;
     run: CheckRunRow;
     batch: BatchRow;
     adapter: SourceAdapter;
     remote: RemoteAnswers | undefined;
     timings?: PhaseTimings;
   },
-): Promise<BatchSourceState & { inserted: number }> {
+): Promise<AppliedSource> {
   const { run, batch, adapter, remote } = options;
   const timed = phaseTimer(options.timings);
   const started = remote?.started ?? performance.now();
@@ -128,7 +134,7 @@ async function applySource(
     }
   }
   const diffStarted = performance.now();
-  const events: (EventDraft & { itemId: string })[] = [];
+  const events: AppliedSource['events'] = [];
   for (const change of result.changes) {
     for (const draft of diffFindings({
       source: adapter.type,
@@ -137,23 +143,10 @@ async function applySource(
       firstCheck: change.first_check,
       organisationId: run.organisation_id,
     })) {
-      events.push({ ...draft, itemId: change.item_id });
+      events.push({ ...draft, itemId: change.item_id, sourceType: adapter.type });
     }
   }
   addPhaseTime(options.timings, 'events from changes (JS)', performance.now() - diffStarted);
-  const eventIds = await timed('insert events', () =>
-    insertEvents(tx, {
-      organisationId: run.organisation_id,
-      runId: run.id,
-      sourceType: adapter.type,
-      events,
-    }),
-  );
-  const inserted = eventIds.length;
-  // Deliveries are queued in the same transaction: they exist exactly when the events do.
-  await timed('notify', () =>
-    notifyEvents({ db: tx, queue: options.queue, organisationId: run.organisation_id, eventIds }),
-  );
   if (remote) {
     // Dataset sources wrote theirs in diffDatasetBatch, in this same transaction.
     await writeSnapshots(tx, {
@@ -168,32 +161,81 @@ async function applySource(
     });
   }
   const failedItems = remote?.failedItems ?? 0;
-  const next: BatchSourceState = {
-    status: failure ? 'failed' : 'done',
-    retryable: failure !== null && failure !== DATASET_NOT_LOADED,
-    attempts: (previous?.attempts ?? 0) + 1,
-    items: result.items - failedItems,
-    findings: result.findings ?? (await countSnapshots(tx, { ...scope, sourceType: adapter.type })),
-    events: (previous?.events ?? 0) + inserted,
-    error: failure ? (failedItems > 1 ? `${failure}; объектов без ответа: ${failedItems}` : failure) : null,
-    durationMs: Math.round(performance.now() - started),
+  return {
+    type: adapter.type,
+    events,
+    state: {
+      status: failure ? 'failed' : 'done',
+      retryable: failure !== null && failure !== DATASET_NOT_LOADED,
+      attempts: (previous?.attempts ?? 0) + 1,
+      items: result.items - failedItems,
+      findings: result.findings ?? (await countSnapshots(tx, { ...scope, sourceType: adapter.type })),
+      // Completed with the inserted count in insertBatchEvents.
+      events: previous?.events ?? 0,
+      error: failure ? (failedItems > 1 ? `${failure}; объектов без ответа: ${failedItems}` : failure) : null,
+      durationMs: Math.round(performance.now() - started),
+    },
   };
+}
+
+/**
+ * Every source's events of the batch in one statement, their notifications, and the sources' states
+ * and answers. Last in the batch's transaction on purpose: the event triggers' rollup rows
+ * (0008, 0016, 0018) are shared by concurrent batches and locked until the commit, so taken per
+ * source they made each batch wait for another's whole matching.
+ */
+async function insertBatchEvents(
+  tx: Queryable,
+  options: {
+    queue: JobQueue;
+    run: CheckRunRow;
+    batchNo: number;
+    applied: AppliedSource[];
+    timings?: PhaseTimings;
+  },
+): Promise<number> {
+  const { run, applied } = options;
+  const timed = phaseTimer(options.timings);
+  const inserted = await timed('insert events', () =>
+    insertEvents(tx, {
+      organisationId: run.organisation_id,
+      runId: run.id,
+      events: applied.flatMap((source) => source.events),
+    }),
+  );
+  // Deliveries are queued in the same transaction: they exist exactly when the events do.
+  await timed('notify', () =>
+    notifyEvents({
+      db: tx,
+      queue: options.queue,
+      organisationId: run.organisation_id,
+      eventIds: inserted.map((event) => event.id),
+    }),
+  );
+  for (const source of applied) {
+    source.state.events += inserted.filter((event) => event.source_type === source.type).length;
+  }
   await timed('batch state', () =>
-    setBatchSourceState(tx, { runId: run.id, batchNo: batch.batch_no, type: adapter.type }, next),
+    setBatchSourceStates(
+      tx,
+      { runId: run.id, batchNo: options.batchNo },
+      Object.fromEntries(applied.map((source) => [source.type, source.state])),
+    ),
   );
   await timed('source answers', () =>
-    recordSourceAnswers(tx, [
-      {
-        type: adapter.type,
+    recordSourceAnswers(
+      tx,
+      applied.map(({ type, state }) => ({
+        type,
         mode: 'batch',
-        items: next.items,
-        ok: next.status === 'done',
-        durationMs: next.durationMs,
-        error: next.error,
-      },
-    ]),
+        items: state.items,
+        ok: state.status === 'done',
+        durationMs: state.durationMs,
+        error: state.error,
+      })),
+    ),
   );
-  return { ...next, inserted };
+  return inserted.length;
 }
 
 /**
@@ -238,21 +280,22 @@ export async function processCheckBatch(
       if (locked?.status !== 'queued') {
         return [];
       }
-      const failedTypes: SourceType[] = [];
-      let inserted = 0;
+      const applied: AppliedSource[] = [];
       // Sources pending under the lock: a concurrent attempt may have finished some meanwhile.
       for (const adapter of pending(locked)) {
         if (!adapter.batchFindings && !remote.has(adapter.type)) {
           continue;
         }
-        const state = await timed('source total', () =>
-          applySource(tx, { ...options, run, batch: locked, adapter, remote: remote.get(adapter.type) }),
+        applied.push(
+          await timed('source total', () =>
+            applySource(tx, { ...options, run, batch: locked, adapter, remote: remote.get(adapter.type) }),
+          ),
         );
-        inserted += state.inserted;
-        if (state.status === 'failed' && state.retryable) {
-          failedTypes.push(adapter.type);
-        }
       }
+      const inserted = await insertBatchEvents(tx, { ...options, run, batchNo: locked.batch_no, applied });
+      const failedTypes = applied
+        .filter((source) => source.state.status === 'failed' && source.state.retryable)
+        .map((source) => source.type);
       // The run's row is written only here, at the transaction's end: its lock is held until the
       // commit, and taken per source it made concurrent batches wait for each other's whole batch.
       await addRunEvents(tx, run.id, inserted);

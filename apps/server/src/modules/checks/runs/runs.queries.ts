@@ -228,15 +228,15 @@ export async function listBatchSourceStates(
   return rows;
 }
 
-export async function setBatchSourceState(
+/** Sets the states of the batch's sources just applied (one statement for all of them). */
+export async function setBatchSourceStates(
   db: Queryable,
-  key: { runId: string; batchNo: number; type: SourceType },
-  state: BatchSourceState,
+  key: { runId: string; batchNo: number },
+  states: Partial<Record<SourceType, BatchSourceState>>,
 ): Promise<void> {
   await db.query(
-    `UPDATE check_run_batches SET sources = jsonb_set(sources, ARRAY[$3::text], $4::jsonb)
-      WHERE run_id = $1 AND batch_no = $2`,
-    [key.runId, key.batchNo, key.type, JSON.stringify(state)],
+    'UPDATE check_run_batches SET sources = sources || $3::jsonb WHERE run_id = $1 AND batch_no = $2',
+    [key.runId, key.batchNo, JSON.stringify(states)],
   );
 }
 
@@ -348,7 +348,8 @@ export async function diffDatasetBatch(
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             (SELECT map FROM after) -> ch.item_id::text AS after,
-            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = ch.item_id), true)
+            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
+                       WHERE k.item_id = ch.item_id), true)
               AS first_check,
             0 AS items, 0 AS findings
        FROM changed ch
@@ -378,7 +379,8 @@ export async function listBatchItems(db: Queryable, scope: BatchScope): Promise<
   const { rows } = await db.query<BatchItemRow>(
     `WITH ${BATCH_ITEMS_CTE}
      SELECT b.id, $2::text AS kind, nullif(b.document_type, '') AS document_type, b.identifier,
-            coalesce((SELECT k.last_checked_at IS NULL FROM monitoring_item_checks k WHERE k.item_id = b.id), true) AS first_check
+            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
+                       WHERE k.item_id = b.id), true) AS first_check
        FROM batch_items b ORDER BY b.identifier, b.document_type`,
     scopeParams(scope),
   );
@@ -458,35 +460,38 @@ export async function countSnapshots(
   return rows[0]!.count;
 }
 
-/** Inserts the events; rows that a previous attempt of the same batch already wrote are skipped. */
+/**
+ * Inserts the batch's events of every source in one statement; rows that a previous attempt of the
+ * same batch already wrote are skipped. Returns the inserted ones.
+ */
 export async function insertEvents(
   db: Queryable,
   input: {
     organisationId: string;
     runId: string;
-    sourceType: SourceType;
-    events: (EventDraft & { itemId: string })[];
+    events: (EventDraft & { itemId: string; sourceType: SourceType })[];
   },
-): Promise<string[]> {
+): Promise<{ id: string; source_type: SourceType }[]> {
   if (input.events.length === 0) {
     return [];
   }
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string; source_type: SourceType }>(
     `INSERT INTO monitoring_events (organisation_id, item_id, run_id, source_type, event_type, severity,
                                     finding_key, before, after, first_check, demo)
-     SELECT $1, x.item_id, $2, $3, x.type, x.severity, x.key, nullif(x.before, 'null'::jsonb),
+     SELECT $1, x.item_id, $2, x.source, x.type, x.severity, x.key, nullif(x.before, 'null'::jsonb),
             nullif(x.after, 'null'::jsonb), x.first_check, x.demo
-       FROM jsonb_to_recordset($4::jsonb)
-         AS x(item_id uuid, type text, severity text, key text, before jsonb, after jsonb, first_check boolean, demo boolean)
+       FROM jsonb_to_recordset($3::jsonb)
+         AS x(item_id uuid, source text, type text, severity text, key text, before jsonb, after jsonb,
+              first_check boolean, demo boolean)
      ON CONFLICT (run_id, item_id, source_type, event_type, finding_key) DO NOTHING
-     RETURNING id`,
+     RETURNING id, source_type`,
     [
       input.organisationId,
       input.runId,
-      input.sourceType,
       JSON.stringify(
         input.events.map((event) => ({
           item_id: event.itemId,
+          source: event.sourceType,
           type: event.type,
           severity: event.severity,
           key: event.findingKey,
@@ -498,7 +503,7 @@ export async function insertEvents(
       ),
     ],
   );
-  return rows.map((row) => row.id);
+  return rows;
 }
 
 export async function addRunEvents(db: Queryable, runId: string, count: number): Promise<void> {
@@ -527,15 +532,8 @@ export async function finishBatch(
     `UPDATE check_run_batches SET status = 'done', finished_at = now() WHERE run_id = $1 AND batch_no = $2`,
     [input.runId, input.batchNo],
   );
-  // The narrow table, not monitoring_items: see monitoring_item_checks in 0002_portfolio.sql.
-  // An array, not a join: a join may be planned as a hash over the whole (million-row) table.
-  await db.query(
-    `UPDATE monitoring_item_checks SET last_checked_at = now()
-      WHERE item_id = ANY (ARRAY(
-              SELECT id FROM monitoring_items
-               WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND status = 'active'))`,
-    [input.organisationId, input.kind, input.identifierFrom, input.identifierTo],
-  );
+  // The run's row first: its lock orders the ends of concurrent batches, so each range write below
+  // sees the ranges the batches before it wrote (they may trim the same older range).
   await db.query(
     `UPDATE check_runs r SET items_done = items_done + $2, batches_done = batches_done + 1,
             status = CASE WHEN batches_done + 1 < batches_total THEN 'running'
@@ -545,6 +543,40 @@ export async function finishBatch(
             finished_at = CASE WHEN batches_done + 1 >= batches_total THEN now() END
       WHERE id = $1`,
     [input.runId, input.items],
+  );
+  await stampCheckedRange(db, input);
+}
+
+/**
+ * Records that the active items of a kind in [from, to] were checked now (0030_range_check_stamps.sql):
+ * one range row, cut out of the older ranges it overlaps, and the range's unranged active items
+ * (new or resumed since their last batch: none in a repeated run) turned ranged, whatever own
+ * stamp they had: the batch's time replaces it, as a per-item stamp did.
+ */
+export async function stampCheckedRange(
+  db: Queryable,
+  input: { organisationId: string; kind: ItemKind; identifierFrom: string; identifierTo: string },
+): Promise<void> {
+  const params = [input.organisationId, input.kind, input.identifierFrom, input.identifierTo];
+  await db.query(
+    `WITH checked AS (SELECT pw_identifier_range($3, $4, '[]') AS identifiers),
+     overlapped AS (
+       DELETE FROM monitoring_check_ranges r USING checked c
+        WHERE r.organisation_id = $1 AND r.kind = $2 AND r.identifiers && c.identifiers
+       RETURNING r.identifiers, r.checked_at
+     )
+     INSERT INTO monitoring_check_ranges (organisation_id, kind, identifiers, checked_at)
+     SELECT $1, $2, rest, o.checked_at
+       FROM overlapped o, checked c, unnest(multirange(o.identifiers) - multirange(c.identifiers)) rest
+     UNION ALL
+     SELECT $1, $2, identifiers, now() FROM checked`,
+    params,
+  );
+  await db.query(
+    `UPDATE monitoring_item_checks SET last_checked_at = NULL, unranged_since = NULL
+      WHERE organisation_id = $1 AND kind = $2 AND identifier BETWEEN $3 AND $4 AND unranged_since IS NOT NULL
+        AND EXISTS (SELECT 1 FROM monitoring_items i WHERE i.id = item_id AND i.status = 'active')`,
+    params,
   );
 }
 

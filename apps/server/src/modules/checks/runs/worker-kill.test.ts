@@ -163,7 +163,7 @@ it('a worker killed mid-run and a new one give exactly the events of an uninterr
   expect(expected.length).toBe(800 + 480 + 343);
   expect(await eventsOf(killed.organisationId)).toEqual(expected);
   const { rows } = await app.db.query(
-    'SELECT count(*)::int AS n FROM monitoring_item_checks WHERE organisation_id = $1 AND last_checked_at IS NULL',
+    'SELECT count(*)::int AS n FROM monitoring_item_checks WHERE organisation_id = $1 AND item_last_checked_at(item_id) IS NULL',
     [killed.organisationId],
   );
   expect(rows[0].n).toBe(0);
