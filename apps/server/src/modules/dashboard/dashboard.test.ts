@@ -230,9 +230,8 @@ describe('GET /api/v1/monitoring/dashboard', () => {
     const run = await insertRun(app.db, org, { createdAt: '2026-03-03T10:00:00.987654Z', status: 'running' });
     await insertDelivery(app.db, org, { status: 'failed', createdAt: new Date().toISOString() });
     await app.db.query(
-      `INSERT INTO monitoring_item_checks (item_id, organisation_id, kind, last_checked_at)
-       SELECT id, organisation_id, kind, '2026-03-04T10:00:00.000999Z' FROM monitoring_items WHERE organisation_id = $1
-       ON CONFLICT (item_id) DO UPDATE SET last_checked_at = excluded.last_checked_at`,
+      // Own stamps through the compatibility column (0030 records them per item).
+      `UPDATE monitoring_items SET last_checked_at = '2026-03-04T10:00:00.000999Z' WHERE organisation_id = $1`,
       [org],
     );
     const since = new Date(Date.now() - 7 * 86_400_000);
