@@ -33,6 +33,22 @@ async function seed(db: pg.Pool, organisationId: string): Promise<void> {
        FROM generate_series(0, $2::int - 1) g`,
     [organisationId, ROWS],
   );
+  // As in the load bench: the organisation's documents (digits: they sort before every VIN) and a
+  // second organisation's items, both of which a sort by identifier must not walk through.
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, label, status, origin)
+     SELECT $1, 'document', 'passport_rf', lpad(g::text, 10, '0'), 'Документ №' || g,
+            CASE WHEN g % 50 = 0 THEN 'archived' ELSE 'active' END, 'upload'
+       FROM generate_series(1, $2::int / 10) g`,
+    [organisationId, ROWS],
+  );
+  const neighbour = await createOrganisation(db, `Соседняя организация ${Date.now()}`);
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, identifier, label, status, origin)
+     SELECT $1, 'vin', 'XTA' || lpad(g::text, 14, '0'), 'Соседний №' || g, 'active', 'upload'
+       FROM generate_series(1, $2::int / 5) g`,
+    [neighbour, ROWS],
+  );
   await db.query('VACUUM ANALYZE monitoring_items');
   await db.query('VACUUM ANALYZE monitoring_item_checks');
 }
@@ -79,7 +95,7 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
     const base = {
       db,
       auth,
-      entity: 'vin' as const,
+      entity: 'vin' as 'vin' | 'document',
       page: 1,
       pageSize: 25,
       sort: 'createdAt' as const,
@@ -89,6 +105,21 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
     const cases: [string, Parameters<typeof findItems>[0]][] = [
       ['list, newest first', base],
       ['list, sort by VIN asc', { ...base, sort: 'identifier', order: 'asc' }],
+      ['list, sort by VIN desc', { ...base, sort: 'identifier', order: 'desc' }],
+      [
+        'list, sort by VIN asc, middle page',
+        { ...base, sort: 'identifier', order: 'asc', page: Math.ceil(ROWS / 50) },
+      ],
+      [
+        'list, sort by VIN asc, last page',
+        { ...base, sort: 'identifier', order: 'asc', page: Math.ceil(ROWS / 25) },
+      ],
+      ['list, sort by VIN asc, active', { ...base, sort: 'identifier', order: 'asc', status: 'active' }],
+      ['documents, sort by number asc', { ...base, entity: 'document', sort: 'identifier', order: 'asc' }],
+      [
+        'documents, sort by number desc, page 100',
+        { ...base, entity: 'document', sort: 'identifier', order: 'desc', page: 100 },
+      ],
       ['list, sort by label desc', { ...base, sort: 'label', order: 'desc' }],
       ['list, sort by contract asc, page 400', { ...base, sort: 'contractNumber', order: 'asc', page: 400 }],
       [

@@ -37,8 +37,10 @@ const ITEM_COLUMNS = `id, organisation_id, kind, document_type, identifier, labe
 export const SEARCH_EXPRESSION = 'search_text';
 
 /**
- * Sort keys → expressions; the values are the only text ever put into ORDER BY. Each must match the
- * leading expression of its index (monitoring_items_*_idx, identity key for identifier).
+ * Sort keys → expressions; the values are the only text ever put into ORDER BY. With the tie-break by
+ * id, each ORDER BY is exactly the columns of its index after (organisation_id, kind)
+ * (monitoring_items_*_idx; identifier: monitoring_items_sort_identifier_idx, 0038 — the identity key
+ * has no id among its columns).
  */
 const SORT_COLUMNS = {
   createdAt: 'created_at',
