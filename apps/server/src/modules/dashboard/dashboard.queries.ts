@@ -75,11 +75,13 @@ const LAST_RUN = `SELECT id, trigger, status, items_total, items_done, events_cr
 /**
  * The newest «last checked» of the organisation's items, what the items list shows
  * (0030_range_check_stamps.sql): the newest own stamp, or the newest check range that still holds a
- * ranged item. A few index probes, not a scan of the portfolio.
+ * ranged item. A few index probes (one per kind and status, 0039), not a scan of the portfolio.
  */
 const LAST_ITEM_CHECK_AT = `SELECT greatest(
-       (SELECT max(c.last_checked_at) FROM monitoring_item_checks c
-         WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.unranged_since IS NOT NULL),
+       (SELECT max(o.at) FROM (VALUES ('active'), ('paused'), ('archived')) s (status) CROSS JOIN LATERAL (
+          SELECT max(c.last_checked_at) AS at FROM monitoring_item_checks c
+           WHERE c.organisation_id = $1 AND c.kind = k.kind AND c.item_status = s.status
+             AND c.unranged_since IS NOT NULL) o),
        (SELECT r.checked_at FROM monitoring_check_ranges r
          WHERE r.organisation_id = $1 AND r.kind = k.kind
            AND EXISTS (SELECT 1 FROM monitoring_item_checks c

@@ -83,18 +83,21 @@ export type ItemSort = keyof typeof SORT_COLUMNS;
  * The first `limit` items of a kind by last check, ties by id: ids and last checks
  * (0030_range_check_stamps.sql). Ranged items come range by range with their range's stamp
  * (ranged_items_by_check: ranges by stamp, a range's items by id); unranged items from the index
- * of their own stamps. Each side is cut at `limit`, then the two are merged (the caller cuts the
- * result). Items of the statuses `$3` only (ranged items are all active); $1, $2: organisation, kind.
+ * of their own stamps, one ordered index walk per status of `$3` (the status sits beside the stamp,
+ * 0039). Each side is cut at `limit`, then the two are merged (the caller cuts the result). Items of
+ * the statuses `$3` only (ranged items are all active); $1, $2: organisation, kind.
  */
-function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
+export function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string {
   return `SELECT id, k FROM (
       (SELECT item_id AS id, checked_at AS k
          FROM ranged_items_by_check($1, $2, ${direction === 'DESC'},
                                     CASE WHEN 'active' = ANY($3::text[]) THEN ${limit} ELSE 0 END))
       UNION ALL
-      (SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c JOIN monitoring_items m ON m.id = c.item_id
-        WHERE c.organisation_id = $1 AND c.kind = $2 AND c.unranged_since IS NOT NULL AND m.status = ANY($3::text[])
-        ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT ${limit})
+      (SELECT o.item_id, o.last_checked_at FROM unnest($3::text[]) s (status) CROSS JOIN LATERAL (
+         SELECT c.item_id, c.last_checked_at FROM monitoring_item_checks c
+          WHERE c.organisation_id = $1 AND c.kind = $2 AND c.item_status = s.status AND c.unranged_since IS NOT NULL
+          ORDER BY c.last_checked_at ${direction}, c.item_id ${direction} LIMIT ${limit}) o
+        ORDER BY o.last_checked_at ${direction}, o.item_id ${direction} LIMIT ${limit})
     ) merged ORDER BY k ${direction}, id ${direction}`;
 }
 
