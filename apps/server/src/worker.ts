@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from './config/env.ts';
+import { lowerJobBackendPriority } from './db/backend-priority.ts';
 import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
 import { createMailer } from './plugins/mailer.ts';
@@ -16,6 +17,7 @@ if (!config.databaseUrl) {
 }
 const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
 const db = createPool(config.databaseUrl, config.jobsDbPoolSize, 'pledgewatch-jobs');
+lowerJobBackendPriority(db, config.jobsDbNice, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const boss = createBoss(config.databaseUrl, {
   schedule: true,

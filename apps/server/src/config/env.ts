@@ -152,6 +152,8 @@ const envSchema = z.object({
    * across their queues; `npm run worker` has no such shared limit.
    */
   APP_HEAVY_JOBS: z.coerce.number().int().min(1).max(64).default(1),
+  // Nice value of the job pool's PostgreSQL backends when the server is on this host (0: unchanged).
+  JOBS_DB_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
 
 /**
@@ -219,6 +221,8 @@ export interface AppConfig {
   checkBatchConcurrency?: number;
   /** APP_HEAVY_JOBS: heavy jobs at a time in the app process (see JobDefinition.heavy). */
   appHeavyJobs: number;
+  /** JOBS_DB_NICE: OS priority of the job pool's local PostgreSQL backends (db/backend-priority.ts). */
+  jobsDbNice: number;
   /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
   outboundAllowedRanges: AllowedRange[];
 }
@@ -298,6 +302,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     jobsDbPoolSize: env.JOBS_DB_POOL_SIZE,
     checkBatchConcurrency: env.CHECK_BATCH_CONCURRENCY,
     appHeavyJobs: env.APP_HEAVY_JOBS,
+    jobsDbNice: env.JOBS_DB_NICE,
     outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
   };
 }

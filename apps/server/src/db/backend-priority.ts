@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type pg from 'pg';
+
+/**
+ * Runs the job pool's PostgreSQL backends at a lower OS priority (nice), when the database server
+ * runs on this host: a regular run's batches and an upload's import are the machine's heavy work,
+ * and on a small machine they otherwise take the cores from the API's requests (the load benchmark:
+ * p99 of the main screens' calls during a run and an upload, see docs/performance.md). The kernel
+ * still gives them every cycle the API leaves idle.
+ *
+ * Only a backend this process can prove is local is touched: the connection comes over a Unix
+ * socket or loopback, and the process with the backend's PID is a PostgreSQL process. Without the
+ * right to renice another user's process (not root, no CAP_SYS_NICE) it gives up quietly.
+ */
+export function lowerJobBackendPriority(
+  pool: pg.Pool,
+  nice: number,
+  log: { info: (object: object, message: string) => void },
+): void {
+  if (nice <= 0) {
+    return;
+  }
+  let enabled = true;
+  pool.on('connect', (client) => {
+    if (!enabled) {
+      return;
+    }
+    client
+      .query<{ pid: number; local: boolean }>(
+        `SELECT pg_backend_pid() AS pid,
+                coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true) AS local`,
+      )
+      .then(({ rows }) => {
+        const backend = rows[0];
+        if (!backend?.local || !isPostgresProcess(backend.pid)) {
+          enabled = false;
+          return;
+        }
+        setPriority(backend.pid, nice);
+      })
+      .catch((error: NodeJS.ErrnoException) => {
+        // EPERM: not ours to renice; ESRCH: gone; a query error: the connection is failing anyway.
+        if (error.code === 'EPERM' || error.code === 'EACCES') {
+          enabled = false;
+          log.info({ err: error }, 'job database connections keep their priority (no right to renice)');
+        }
+      });
+  });
+}
+
+/** Whether the local process `pid` is a PostgreSQL server process (its name starts with postgres). */
+export function isPostgresProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
+  } catch {
+    return false;
+  }
+}
