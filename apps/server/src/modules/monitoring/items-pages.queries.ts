@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import { cachedMatches, keepMatches, type SortedMatches } from './sorted-matches-cache.ts';
+import { cachedMatches, type SortedMatches, sortOnce } from './sorted-matches-cache.ts';
 
 // The items list's paths for pages far from the start of an order (issue #15): a page of the whole
 // list past its middle, and a frequent term whose matches sit far down the order.
@@ -135,8 +135,7 @@ export async function sortedMatchesPage<ItemRow extends { id: string }>(
   }
   for (let attempt = 0; ; attempt++) {
     if (!entry) {
-      entry = await sortMatches(db, { ...query, start, span });
-      keepMatches(cacheKey, entry);
+      entry = await sortOnce(cacheKey, () => sortMatches(db, { ...query, start, span }));
     }
     const ids = entry.ids.slice(query.offset - start, query.offset - start + query.limit);
     const { rows } = await db.query<ItemRow & { revision: string }>(
@@ -154,6 +153,8 @@ export async function sortedMatchesPage<ItemRow extends { id: string }>(
     if (attempt === 2 || query.keptOnly) {
       return undefined;
     }
-    entry = undefined;
+    // A stretch another caller sorted meanwhile, else a sort (shared with callers asking now).
+    const kept = cachedMatches(cacheKey);
+    entry = kept && kept.revision !== entry.revision ? kept : undefined;
   }
 }

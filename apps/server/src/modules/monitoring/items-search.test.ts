@@ -217,6 +217,42 @@ describe('items search (issue #15)', () => {
     await agree('after many edits');
   });
 
+  it('concurrent first pages of a frequent term wait for one sort of its matches, and each gets the right page', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    const { db, queries } = recordingDb();
+    const all = await expected(user, 'solaris', 'label', 'asc');
+    const page = (offset: number) =>
+      solarisPage(db, user, {
+        sort: 'label',
+        order: 'asc',
+        offset,
+        exactTotalMax: 1,
+        walkRows: 1,
+        sortedStretch: 20,
+      });
+    // Eight requests at once, as after an upload's commit under load: pages 0 and 10 share a stretch.
+    const results = await Promise.all([0, 10, 0, 10, 0, 10, 0, 10].map(page));
+    results.forEach((result, i) => {
+      const offset = (i % 2) * 10;
+      expect(result.items.map((item) => item.id)).toEqual(all.slice(offset, offset + 10));
+      expect(result.total).toBe(all.length);
+    });
+    expect(queries.filter((text) => text.includes('count(*) OVER ()'))).toHaveLength(1);
+    // The list changes: the next burst sorts once more, and sees the change.
+    await app.db.query(
+      `UPDATE monitoring_items SET label = 'A Hyundai Solaris' WHERE organisation_id = $1 AND label = 'Hyundai Solaris №7'`,
+      [user.organisationId],
+    );
+    queries.length = 0;
+    const after = await expected(user, 'solaris', 'label', 'asc');
+    const again = await Promise.all([0, 0, 0, 0].map(page));
+    for (const result of again) {
+      expect(result.items.map((item) => item.id)).toEqual(after.slice(0, 10));
+    }
+    expect(queries.filter((text) => text.includes('count(*) OVER ()'))).toHaveLength(1);
+  });
+
   it('a list without search pages past its middle from the other end, exactly like the straightforward query', async () => {
     const user = await createSignedInUser(app);
     await seedPortfolio(user);
