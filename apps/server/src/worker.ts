@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from './config/env.ts';
-import { lowerJobBackendPriority } from './db/backend-priority.ts';
+import { jobBackendPriority } from './db/backend-priority.ts';
 import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
 import { createMailer } from './plugins/mailer.ts';
@@ -16,8 +16,9 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
-const db = createPool(config.databaseUrl, config.jobsDbPoolSize, 'pledgewatch-jobs');
-lowerJobBackendPriority(db, config.jobsDbNice, log);
+const db = createPool(config.databaseUrl, config.jobsDbPoolSize, 'pledgewatch-jobs', {
+  onConnect: jobBackendPriority(config.jobsDbNice, log),
+});
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
 const boss = createBoss(config.databaseUrl, {
   schedule: true,

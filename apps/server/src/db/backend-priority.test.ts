@@ -1,9 +1,8 @@
 import { getPriority } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { buildTestApp } from '../testing/test-app.ts';
-import { isPostgresProcess, lowerJobBackendPriority } from './backend-priority.ts';
+import { isPostgresProcess, jobBackendPriority } from './backend-priority.ts';
 import { createPool } from './pool.ts';
 
 const { connectionString } = await buildTestApp();
@@ -12,17 +11,19 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
 });
 
+/** The priority of a new job connection's backend as the pool hands the connection out. */
 async function backendNice(nice: number): Promise<number> {
-  const pool = createPool(connectionString, 1, 'priority-test');
+  const pool = createPool(connectionString, 1, 'priority-test', {
+    onConnect: jobBackendPriority(nice, { info: () => {} }),
+  });
   pools.push(pool);
-  lowerJobBackendPriority(pool, nice, { info: () => {} });
-  const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const pid = rows[0]!.pid;
-  // The priority is set beside the first query; give it a moment.
-  for (let i = 0; i < 40 && getPriority(pid) !== nice; i++) {
-    await sleep(50);
+  const client = await pool.connect();
+  try {
+    // Already set, not beside the first query: the hook is done before the pool hands it out.
+    return getPriority((client as unknown as { processID: number }).processID);
+  } finally {
+    client.release();
   }
-  return getPriority(pid);
 }
 
 describe('job database connections at a lower priority', () => {

@@ -13,40 +13,42 @@ import type pg from 'pg';
  * socket or loopback, and the process with the backend's PID is a PostgreSQL process. Without the
  * right to renice another user's process (not root, no CAP_SYS_NICE) it gives up quietly.
  */
-export function lowerJobBackendPriority(
-  pool: pg.Pool,
+export function jobBackendPriority(
   nice: number,
   log: { info: (object: object, message: string) => void },
-): void {
+): ((client: pg.ClientBase) => Promise<void>) | undefined {
   if (nice <= 0) {
-    return;
+    return undefined;
   }
   let enabled = true;
-  pool.on('connect', (client) => {
+  // The pool's onConnect hook: awaited before the pool hands the connection out, so its query never
+  // runs beside a job's (pg 9 refuses a query on a busy client) and the job's first query already
+  // runs at the lower priority.
+  return async (client) => {
     if (!enabled) {
       return;
     }
-    client
-      .query<{ pid: number; local: boolean }>(
+    try {
+      const { rows } = await client.query<{ pid: number; local: boolean }>(
         `SELECT pg_backend_pid() AS pid,
                 coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true) AS local`,
-      )
-      .then(({ rows }) => {
-        const backend = rows[0];
-        if (!backend?.local || !isPostgresProcess(backend.pid)) {
-          enabled = false;
-          return;
-        }
-        setPriority(backend.pid, nice);
-      })
-      .catch((error: NodeJS.ErrnoException) => {
-        // EPERM: not ours to renice; ESRCH: gone; a query error: the connection is failing anyway.
-        if (error.code === 'EPERM' || error.code === 'EACCES') {
-          enabled = false;
-          log.info({ err: error }, 'job database connections keep their priority (no right to renice)');
-        }
-      });
-  });
+      );
+      const backend = rows[0];
+      if (!backend?.local || !isPostgresProcess(backend.pid)) {
+        enabled = false;
+        return;
+      }
+      setPriority(backend.pid, nice);
+    } catch (error) {
+      // EPERM: not ours to renice; ESRCH: gone; a query error: the connection is failing anyway,
+      // and its first real query says so.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPERM' || code === 'EACCES') {
+        enabled = false;
+        log.info({ err: error }, 'job database connections keep their priority (no right to renice)');
+      }
+    }
+  };
 }
 
 /** Whether the local process `pid` is a PostgreSQL server process (its name starts with postgres). */

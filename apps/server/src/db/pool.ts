@@ -14,12 +14,21 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
  */
 export const SESSION_OPTIONS = '-c jit=off';
 
-export function createPool(connectionString: string, max = 10, applicationName = 'pledgewatch'): pg.Pool {
+export function createPool(
+  connectionString: string,
+  max = 10,
+  applicationName = 'pledgewatch',
+  hooks: {
+    /** Awaited on each new connection before the pool hands it out (e.g. db/backend-priority.ts). */
+    onConnect?: ((client: pg.ClientBase) => Promise<void>) | undefined;
+  } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     application_name: applicationName,
     options: SESSION_OPTIONS,
+    onConnect: hooks.onConnect,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

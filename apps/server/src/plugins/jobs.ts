@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import type { AppConfig } from '../config/env.ts';
-import { lowerJobBackendPriority } from '../db/backend-priority.ts';
+import { jobBackendPriority } from '../db/backend-priority.ts';
 import { createPool, isConnectionError } from '../db/pool.ts';
 import type { JobQueue } from '../jobs/job-definition.ts';
 import { createBoss, createJobQueue, registerJobs } from '../jobs/job-registry.ts';
@@ -45,8 +45,9 @@ export default fp<JobsPluginOptions>(
     // Jobs get connections of their own: a run's batches and an upload's import hold theirs for
     // seconds, and must not leave the API's requests waiting for a free one. Opened lazily, so
     // an app with WORKERS=false never connects it.
-    const jobsDb = createPool(options.connectionString, options.config.jobsDbPoolSize, 'pledgewatch-jobs');
-    lowerJobBackendPriority(jobsDb, options.config.jobsDbNice, fastify.log);
+    const jobsDb = createPool(options.connectionString, options.config.jobsDbPoolSize, 'pledgewatch-jobs', {
+      onConnect: jobBackendPriority(options.config.jobsDbNice, fastify.log),
+    });
     fastify.decorate('jobsDb', jobsDb);
     await registerJobs(
       boss,
