@@ -533,6 +533,24 @@ function screenCalls(): { name: string; variants: Variant[] }[] {
   ];
 }
 
+/** Seconds per line of the timeline (BENCH_LOAD_TIMELINE_STEP). */
+const TIMELINE_STEP_S = Number(process.env.BENCH_LOAD_TIMELINE_STEP ?? 5);
+
+/** Per step of the load: answers, their p50/p99, how many took over 200 ms, and what happened then. */
+function timeline(answers: Array<[number, number]>, happenings: Array<[number, string]>): string[] {
+  const step = TIMELINE_STEP_S * 1000;
+  const steps = Math.ceil(Math.max(0, ...answers.map(([at]) => at)) / step);
+  return Array.from({ length: steps }, (_, i) => {
+    const inStep = ([at]: [number, unknown]) => at >= i * step && at < (i + 1) * step;
+    const sorted = answers
+      .filter(inStep)
+      .map(([, ms]) => ms)
+      .toSorted((a, b) => a - b);
+    const events = happenings.filter(inStep).map(([at, what]) => `${what} at ${(at / 1000).toFixed(1)} s`);
+    return `${`${i * TIMELINE_STEP_S}–${(i + 1) * TIMELINE_STEP_S} s`.padEnd(10)} ${String(sorted.length).padStart(6)} answers  p50 ${percentile(sorted, 50).toFixed(1).padStart(7)}  p99 ${percentile(sorted, 99).toFixed(1).padStart(7)}  >200 ms ${String(sorted.filter((ms) => ms > 200).length).padStart(4)}  ${events.join('; ')}`;
+  });
+}
+
 function statsLine(
   s: { name: string; latencies: number[]; non2xx: number; errors: number },
   elapsed: number,
@@ -736,6 +754,11 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
     }));
     const byVariant = new Map<string, { latencies: number[]; non2xx: number }>();
     const loadBefore = os.loadavg()[0]!;
+    // When each answer came (ms since the load began) and how long it took, and what the background
+    // did when: the timeline shows which of its phases the slow answers fall in.
+    const loadStartedAt = performance.now();
+    const answers: Array<[at: number, ms: number]> = [];
+    const happenings: Array<[at: number, what: string]> = [];
     const instances = Array.from({ length: CONNECTIONS }, async (_, i) => {
       const rate = Math.floor(RATE / CONNECTIONS) + (i < RATE % CONNECTIONS ? 1 : 0);
       const callIndex = i % calls.length;
@@ -763,6 +786,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       });
       instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
         stat.latencies.push(ms);
+        answers.push([performance.now() - loadStartedAt, ms]);
         stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
         if (statusCode < 200 || statusCode > 299) {
           stat.non2xx++;
@@ -812,6 +836,11 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
           : undefined;
       let runEndedAt: number | undefined;
       let uploadEndedAt: number | undefined;
+      happenings.push(
+        [runStartedAt - loadStartedAt, 'run started'],
+        [uploadStartedAt - loadStartedAt, 'upload sent'],
+      );
+      let lastUploadStatus = '';
       let loading = true;
       void loadDone.then(() => {
         loading = false;
@@ -819,9 +848,17 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       while (loading) {
         if (runEndedAt === undefined && (await runFinished(run.id)())) {
           runEndedAt = performance.now();
+          happenings.push([runEndedAt - loadStartedAt, 'run ended']);
         }
-        if (uploadEndedAt === undefined && (await uploadFinished())) {
-          uploadEndedAt = performance.now();
+        if (uploadEndedAt === undefined) {
+          const { status } = await uploadStatus();
+          if (status !== lastUploadStatus) {
+            happenings.push([performance.now() - loadStartedAt, `upload ${status}`]);
+            lastUploadStatus = status;
+          }
+          if (await uploadFinished()) {
+            uploadEndedAt = performance.now();
+          }
         }
         await sleep(250);
       }
@@ -896,6 +933,10 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       console.log(line.text.replace(/ +\d+$/, ''));
     }
     for (const line of backgroundLines) {
+      console.log(line);
+    }
+    console.log(`\ntimeline, ${TIMELINE_STEP_S} s steps (answers finished in the step; background events):`);
+    for (const line of timeline(answers, happenings)) {
       console.log(line);
     }
     console.log(
