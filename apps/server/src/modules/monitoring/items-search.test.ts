@@ -383,6 +383,30 @@ describe('items search (issue #15)', () => {
     }
   });
 
+  it('a large import leaves at most 4 MB of search entries unmerged: searches meanwhile stay at their usual cost', async () => {
+    const user = await createSignedInUser(app);
+    const client = await app.db.connect();
+    try {
+      await client.query('BEGIN');
+      // One statement, as an upload's import: 20,000 rows put ~60,000 trigram entries in the index.
+      await client.query(
+        `INSERT INTO monitoring_items (organisation_id, kind, identifier, label, contract_number, origin)
+         SELECT $1, 'vin', 'ZZB' || lpad(g::text, 14, '0'), 'Lada Granta №' || g, 'ДЛ-2026/' || lpad(g::text, 7, '0'), 'upload'
+           FROM generate_series(1, 20000) g`,
+        [user.organisationId],
+      );
+      // What every search would read besides the index proper (the pages the merge takes out).
+      const { rows } = await client.query<{ pages: number }>(
+        `SELECT gin_clean_pending_list('monitoring_items_search_text_idx'::regclass) AS pages`,
+      );
+      expect(rows[0]!.pages).toBeGreaterThanOrEqual(0);
+      expect(rows[0]!.pages).toBeLessThanOrEqual((4 * 1024) / 8);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
   it('searches the label and contract as edited: the stored search text follows the row', async () => {
     const user = await createSignedInUser(app);
     await seedPortfolio(user);

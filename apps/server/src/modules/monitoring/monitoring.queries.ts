@@ -308,8 +308,9 @@ export async function findItems(
 
 /**
  * Merges the search index entries that inserts left in the trigram indexes' pending lists (the
- * items' search text and the statistics label dictionary, 0025_items_search_text.sql) into the
- * indexes proper. Searches are complete before it, only slower while the lists are long.
+ * items' search text and the statistics label dictionary) into the indexes proper. Inserts merge
+ * the lists themselves beyond 4 MB (0040); this takes the last few MB an import leaves, which every
+ * search would read until then.
  */
 export async function mergeSearchIndexes(db: Queryable): Promise<void> {
   await db.query(

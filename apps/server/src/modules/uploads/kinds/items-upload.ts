@@ -187,7 +187,7 @@ export const itemsUpload: UploadKindHandler = {
   },
 
   async afterImport(db) {
-    // The import's search entries wait in the trigram index's pending list until this merge.
+    // The last of the import's search entries (up to 4 MB, 0040) wait in the trigram index's pending list.
     await mergeSearchIndexes(db);
   },
 
