@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { timeSlicer } from '../../lib/time-slice.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
 import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
@@ -24,8 +24,8 @@ import {
 
 /** Rows between two progress updates of the upload row. */
 export const PROGRESS_EVERY = 5000;
-/** Rows between two turns given back to the event loop, so a big file never stalls other requests. */
-const YIELD_EVERY = 500;
+/** Work between two turns given back to the event loop (ms), so a big file never stalls other requests. */
+const VALIDATION_SLICE_MS = 2;
 /** Blank lines before the header a file may have (a file of blank lines is not read to its end). */
 const MAX_BLANK_BEFORE_HEADER = 1000;
 /** What upload_errors keeps of each value: enough to recognise it, never a whole hostile cell. */
@@ -208,11 +208,9 @@ export async function validateUpload(
     let total = 0;
     let rejected = 0;
     let staged = 0;
-    let read = 0;
+    const slicer = timeSlicer(VALIDATION_SLICE_MS);
     for await (const row of rows) {
-      if (++read % YIELD_EVERY === 0) {
-        await nextTurn();
-      }
+      await slicer.pause();
       if (isBlank(row.values)) {
         continue;
       }
