@@ -1,18 +1,11 @@
 import { texts } from '@/config/texts';
 import { moscowDateTimeFormat } from './moscow-time';
 
-const dateTime = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
-
+/**
+ * «21.11.2026, 14:05» in Moscow time whatever the browser's zone: every instant the app shows is
+ * Moscow time (lib/moscow-time.ts), so a list and the home page never disagree about one moment.
+ */
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) {
-    return texts.common.dash;
-  }
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
-}
-
-/** «21.11.2026, 14:05» in Moscow time whatever the browser's zone (uploads are stamped in МСК). */
-export function formatMoscowDateTime(value: string | null | undefined): string {
   if (!value) {
     return texts.common.dash;
   }

@@ -106,7 +106,7 @@ export const texts = {
       allStatuses: 'Все статусы',
       rule: 'Правило',
       allRules: 'Все правила',
-      createdAt: 'Время',
+      createdAt: 'Время (МСК)',
       method: 'Способ',
       recipient: 'Получатель',
       event: 'Событие',

@@ -12,7 +12,7 @@ export const texts = {
     to: 'Кому',
     subject: 'Тема',
     status: 'Статус',
-    createdAt: 'Создано',
+    createdAt: 'Создано (МСК)',
     body: 'Текст письма',
     lastError: 'Последняя ошибка',
     empty: 'Писем нет.',

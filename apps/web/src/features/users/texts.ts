@@ -16,7 +16,7 @@ export const texts = {
     email: 'E-mail',
     role: 'Роль',
     status: 'Статус',
-    lastLogin: 'Последний вход',
+    lastLogin: 'Последний вход (МСК)',
     /** «Приглашён» until the invitation link is used: the person cannot sign in yet. */
     statuses: { invited: 'Приглашён', active: 'Активен', disabled: 'Отключён' },
     activate: 'Включить',

@@ -14,7 +14,7 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/features/audit-log/texts';
-import { formatMoscowDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { type AuditFilters, auditExportUrl, useAuditFacets, useAuditLog } from '../api/get-audit-log';
 
@@ -28,7 +28,7 @@ const AUDIT_COLUMNS: ResponsiveColumn<AuditEntry>[] = [
     header: t.when,
     card: 'secondary',
     cellSx: { whiteSpace: 'nowrap' },
-    cell: (entry) => formatMoscowDateTime(entry.createdAt),
+    cell: (entry) => formatDateTime(entry.createdAt),
   },
   {
     id: 'actor',

@@ -10,7 +10,7 @@ import { FailedSourcesAlert } from '@/components/ui/failed-sources-alert';
 import type { ResponsiveColumn } from '@/components/ui/responsive-table';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/checks/texts';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { isRunActive } from '../api/get-check-runs';
 import { CheckRunSources } from './check-run-sources';
 import { CheckRunStatusChip } from './check-run-status-chip';
@@ -45,7 +45,7 @@ export function checkRunColumns({ isOpen, onToggle }: CheckRunColumnsOptions): R
       cellSx: { whiteSpace: 'nowrap' },
       cell: (run) => (
         <>
-          {formatMoscowDateTime(run.createdAt)}
+          {formatDateTime(run.createdAt)}
           <Typography variant="caption" color="text.secondary" component="p">
             {CHECK_RUN_TRIGGER_LABELS[run.trigger]}
             {run.createdBy ? ` · ${run.createdBy}` : ''}
@@ -107,16 +107,16 @@ export function checkRunColumns({ isOpen, onToggle }: CheckRunColumnsOptions): R
       header: t.startedAt,
       card: 'secondary',
       cellSx: { whiteSpace: 'nowrap' },
-      cell: (run) => formatMoscowDateTime(run.startedAt),
-      cardCell: (run) => `${t.startedAt}: ${formatMoscowDateTime(run.startedAt)}`,
+      cell: (run) => formatDateTime(run.startedAt),
+      cardCell: (run) => `${t.startedAt}: ${formatDateTime(run.startedAt)}`,
     },
     {
       id: 'finishedAt',
       header: t.finishedAt,
       card: 'secondary',
       cellSx: { whiteSpace: 'nowrap' },
-      cell: (run) => formatMoscowDateTime(run.finishedAt),
-      cardCell: (run) => `${t.finishedAt}: ${formatMoscowDateTime(run.finishedAt)}`,
+      cell: (run) => formatDateTime(run.finishedAt),
+      cardCell: (run) => `${t.finishedAt}: ${formatDateTime(run.finishedAt)}`,
     },
   ];
 }

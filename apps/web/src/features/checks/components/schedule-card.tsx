@@ -12,7 +12,7 @@ import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatMoscowDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { useCheckSchedule } from '../api/get-check-schedule';
 import { useUpdateCheckSchedule } from '../api/update-check-schedule';
 
@@ -92,8 +92,8 @@ export function ScheduleCard({ canEdit }: { canEdit: boolean }) {
             <Typography>{data.enabled ? t.dailyAt(data.time) : t.off}</Typography>
           )}
           <Typography variant="body2" color="text.secondary">
-            {t.next(data.nextRunAt ? formatMoscowDateTime(data.nextRunAt) : texts.common.dash)} ·{' '}
-            {t.last(formatMoscowDateTime(data.lastTriggeredAt))}
+            {t.next(data.nextRunAt ? formatDateTime(data.nextRunAt) : texts.common.dash)} ·{' '}
+            {t.last(formatDateTime(data.lastTriggeredAt))}
           </Typography>
         </Stack>
       )}

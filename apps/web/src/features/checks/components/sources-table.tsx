@@ -14,7 +14,7 @@ import { TableQueryState } from '@/components/ui/table-states';
 import { TableToolbar } from '@/components/ui/table-toolbar';
 import { texts } from '@/features/checks/texts';
 import { getErrorMessage } from '@/lib/api-client';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSources } from '../api/get-sources';
 import { useInvalidateCache } from '../api/invalidate-cache';
 import { ImportDatasetDialog } from './import-dataset-dialog';
@@ -99,7 +99,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       id: 'lastRefresh',
       header: t.lastRefresh,
       cellSx: { whiteSpace: 'nowrap' },
-      cell: (source) => formatMoscowDateTime(source.lastRefreshAt),
+      cell: (source) => formatDateTime(source.lastRefreshAt),
     },
     {
       id: 'records',
@@ -133,7 +133,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
           <Tooltip
             title={[
               source.lastError,
-              source.lastFailureAt && t.lastFailure(formatMoscowDateTime(source.lastFailureAt)),
+              source.lastFailureAt && t.lastFailure(formatDateTime(source.lastFailureAt)),
             ]
               .filter(Boolean)
               .join(' · ')}

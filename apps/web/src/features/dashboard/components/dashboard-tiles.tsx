@@ -22,7 +22,7 @@ import { FailedSourcesAlert } from '@/components/ui/failed-sources-alert';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { DELIVERY_LOG_PARAMS, paths } from '@/config/paths';
 import { texts } from '@/features/dashboard/texts';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 
 const t = texts.dashboard;
 
@@ -171,15 +171,15 @@ export function RunTile({
           />
           <Typography variant="caption" color="text.secondary">
             {run.finishedAt
-              ? t.run.finished(formatMoscowDateTime(run.finishedAt))
-              : t.run.started(formatMoscowDateTime(run.startedAt ?? run.createdAt))}
+              ? t.run.finished(formatDateTime(run.finishedAt))
+              : t.run.started(formatDateTime(run.startedAt ?? run.createdAt))}
           </Typography>
         </Stack>
       ) : lastItemCheckAt ? (
         // No run in the log, yet the items carry a check time (demo data, imported items): say so
         // instead of «no checks yet», which the items list would contradict.
         <Stack spacing={0.5} data-testid="dashboard-run-items-checked">
-          <Typography variant="body2">{t.run.itemsChecked(formatMoscowDateTime(lastItemCheckAt))}</Typography>
+          <Typography variant="body2">{t.run.itemsChecked(formatDateTime(lastItemCheckAt))}</Typography>
           <Typography variant="caption" color="text.secondary">
             {t.run.noRunsLogged}
           </Typography>

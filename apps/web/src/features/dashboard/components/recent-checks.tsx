@@ -7,7 +7,7 @@ import { type DashboardResponse, ONE_TIME_CHECK_STATUS_LABELS } from '@pledgewat
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/dashboard/texts';
-import { formatMoscowDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 
 const t = texts.dashboard;
 
@@ -44,7 +44,7 @@ export function RecentChecks({ checks }: { checks: DashboardResponse['recentOneT
                 {check.identifierDisplay}
               </Typography>
               <Typography variant="caption" color="text.secondary">
-                {formatMoscowDateTime(check.createdAt)} · {ONE_TIME_CHECK_STATUS_LABELS[check.status]} ·{' '}
+                {formatDateTime(check.createdAt)} · {ONE_TIME_CHECK_STATUS_LABELS[check.status]} ·{' '}
                 {t.recentChecks.findings(check.findingsCount)}
               </Typography>
             </Box>

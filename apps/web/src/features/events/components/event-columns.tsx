@@ -13,7 +13,7 @@ import { Link as RouterLink } from 'react-router';
 import type { ResponsiveColumn } from '@/components/ui/responsive-table';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { texts } from '@/features/events/texts';
-import { formatMoscowDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { changeSummary } from './change-summary';
 import { displayIdentifier, itemHref, kindLabel } from './event-item';
 import { type EventsView, naturalOrder } from './use-events-view';
@@ -129,8 +129,8 @@ export function eventColumns(options: EventColumnsOptions): ResponsiveColumn<Mon
       ...sortable('detectedAt', options),
       card: 'secondary',
       cellSx: { whiteSpace: 'nowrap' },
-      cell: (event) => formatMoscowDateTime(event.detectedAt),
-      cardCell: (event) => t.detectedAtCard(formatMoscowDateTime(event.detectedAt)),
+      cell: (event) => formatDateTime(event.detectedAt),
+      cardCell: (event) => t.detectedAtCard(formatDateTime(event.detectedAt)),
     },
     {
       id: 'actions',

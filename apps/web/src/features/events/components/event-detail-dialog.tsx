@@ -13,7 +13,7 @@ import { DefinitionList } from '@/components/ui/definition-list';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/events/texts';
-import { formatMoscowDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { displayIdentifier, itemHref, kindLabel } from './event-item';
 
 const t = texts.events.detail;
@@ -79,7 +79,7 @@ export function EventDetailDialog({
                     : []),
                   { label: t.source, value: event.sourceName },
                   { label: t.findingKey, value: event.findingKey },
-                  { label: t.detectedAt, value: formatMoscowDateTime(event.detectedAt) },
+                  { label: t.detectedAt, value: formatDateTime(event.detectedAt) },
                   { label: t.firstCheck, value: event.firstCheck ? t.yes : t.no },
                   { label: t.read, value: event.read ? t.yes : t.no },
                 ]}

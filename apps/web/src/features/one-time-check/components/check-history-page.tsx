@@ -17,7 +17,7 @@ import { TableQueryState } from '@/components/ui/table-states';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { paths } from '@/config/paths';
 import { texts } from '@/features/one-time-check/texts';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOneTimeChecks } from '../api/get-one-time-checks';
@@ -87,7 +87,7 @@ const columns: ResponsiveColumn<OneTimeCheckSummary>[] = [
     header: t.checkedAt,
     card: 'secondary',
     cellSx: { whiteSpace: 'nowrap' },
-    cell: (check) => formatMoscowDateTime(check.createdAt),
+    cell: (check) => formatDateTime(check.createdAt),
   },
 ];
 

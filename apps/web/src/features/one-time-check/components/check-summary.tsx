@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { OneTimeCheck } from '@pledgewatch/contract';
 import { DefinitionList } from '@/components/ui/definition-list';
 import { texts } from '@/features/one-time-check/texts';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { CheckStatusChip } from './check-status-chip';
 import { vinDecodingLines } from './vin-preview';
 
@@ -61,7 +61,7 @@ export function CheckSummary({ check }: { check: OneTimeCheck }) {
             lines={[
               { label: t.number, value: check.number },
               { label: t.checkedBy, value: check.createdBy.fullName },
-              { label: t.checkedAt, value: t.moscow(formatMoscowDateTime(check.createdAt)) },
+              { label: t.checkedAt, value: t.moscow(formatDateTime(check.createdAt)) },
               { label: t.durationLabel, value: t.duration(check.durationMs) },
               {
                 label: t.sourcesLabel,

@@ -30,7 +30,7 @@ import { paths } from '@/config/paths';
 import { texts } from '@/features/uploads-history/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
-import { formatMoscowDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { parsePagination } from '@/lib/pagination';
 import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
 
@@ -236,7 +236,7 @@ const UPLOAD_COLUMNS: ResponsiveColumn<Upload>[] = [
           {upload.fileName}
         </Link>
         <Typography variant="caption" color="text.secondary" component="div">
-          {`${formatMoscowDateTime(upload.createdAt)} · ${UPLOAD_KIND_LABELS[upload.kind]}`}
+          {`${formatDateTime(upload.createdAt)} · ${UPLOAD_KIND_LABELS[upload.kind]}`}
         </Typography>
       </>
     ),
