@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../testing/test-app.ts';
+import { withTransaction } from './pool.ts';
 
 const { app } = await buildTestApp();
 
@@ -9,5 +11,40 @@ describe('the app pool', () => {
       Array.from({ length: 3 }, async () => (await app.db.query<{ jit: string }>('SHOW jit')).rows[0]!.jit),
     );
     expect(settings).toEqual(['off', 'off', 'off']);
+  });
+
+  it("runs a transaction's reads given at once one after another, each with its own result", async () => {
+    // What pg itself is handed: a query while another of the same connection still runs is what it
+    // queues with a deprecation warning, and pg 9 refuses.
+    const overlaps: string[] = [];
+    const pgQuery = pg.Client.prototype.query;
+    const running = new Map<unknown, number>();
+    const watch = function (this: unknown, ...args: unknown[]) {
+      const busy = running.get(this) ?? 0;
+      if (busy > 0 && typeof args[0] === 'string') {
+        overlaps.push(args[0]);
+      }
+      running.set(this, busy + 1);
+      const result = (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+      if (result instanceof Promise) {
+        return result.finally(() => running.set(this, (running.get(this) ?? 1) - 1));
+      }
+      running.set(this, busy);
+      return result;
+    };
+    pg.Client.prototype.query = watch as typeof pgQuery;
+    try {
+      const results = await withTransaction(app.db, (tx) =>
+        Promise.all(
+          [3, 1, 2].map(
+            async (n) => (await tx.query<{ n: number }>(`SELECT pg_sleep(0.0${n}), ${n} AS n`)).rows[0]!.n,
+          ),
+        ),
+      );
+      expect(results).toEqual([3, 1, 2]);
+      expect(overlaps).toEqual([]);
+    } finally {
+      pg.Client.prototype.query = pgQuery;
+    }
   });
 });

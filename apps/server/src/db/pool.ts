@@ -14,6 +14,27 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
  */
 export const SESSION_OPTIONS = '-c jit=off';
 
+/**
+ * A connection that runs the queries it is given at once one after another itself. A transaction's
+ * reads are often independent (a page and its total, in Promise.all); pg queues a second query on a
+ * busy client only with a deprecation warning, and pg 9 refuses it. Callback and submittable queries
+ * (pool.query's own, COPY streams, cursors) go to pg as they are.
+ */
+export class OneQueryAtATimeClient extends pg.Client {
+  #last: Promise<unknown> = Promise.resolve();
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query's overloads, passed through unchanged
+  override query(...args: any[]): any {
+    const [first] = args;
+    if (typeof args.at(-1) === 'function' || typeof first?.submit === 'function') {
+      return super.query.apply(this, args as Parameters<pg.Client['query']>);
+    }
+    const run = this.#last.then(() => super.query.apply(this, args as Parameters<pg.Client['query']>));
+    this.#last = run.catch(() => {});
+    return run;
+  }
+}
+
 export function createPool(
   connectionString: string,
   max = 10,
@@ -29,6 +50,7 @@ export function createPool(
     application_name: applicationName,
     options: SESSION_OPTIONS,
     onConnect: hooks.onConnect,
+    Client: OneQueryAtATimeClient,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
