@@ -31,5 +31,14 @@ describe('NewsMarkdown', () => {
     expect(html).not.toMatch(/javascript:/i);
     expect(html).not.toMatch(/data:text/i);
     expect(html).toContain('нажми');
+    // The emptied image is its description, never an <img src=""> (the page loaded again).
+    expect(html).not.toMatch(/<img/);
+    expect(html).toContain('x');
+  });
+
+  it('shows an image with a safe address', () => {
+    expect(render('![Схема](https://example.ru/scheme.png)')).toMatch(
+      /<img src="https:\/\/example\.ru\/scheme\.png" alt="Схема"\/?>/,
+    );
   });
 });

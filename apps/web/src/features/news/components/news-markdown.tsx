@@ -16,6 +16,9 @@ const components: Components = {
     ) : (
       <span>{children}</span>
     ),
+  // An image whose unsafe URL was emptied shows its description instead of an <img src="">, which
+  // a browser would answer by loading the page itself again.
+  img: ({ src, alt }) => (src ? <img src={src} alt={alt ?? ''} /> : <span>{alt}</span>),
   // Headings inside a news item sit below its own title.
   h1: ({ children }) => <h3>{children}</h3>,
   h2: ({ children }) => <h4>{children}</h4>,
