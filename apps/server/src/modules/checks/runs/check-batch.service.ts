@@ -5,7 +5,7 @@ import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { addPhaseTime, type PhaseTimings, phaseTimer } from '../../../lib/phase-timings.ts';
 import { notifyEvents } from '../../notifications/index.ts';
 import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
-import type { SourceAdapter } from '../sources/source-adapter.ts';
+import type { BatchFindingsSql, SourceAdapter } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';
 import { diffFindings, type EventDraft, sameFindings } from './findings-diff.ts';
@@ -17,6 +17,7 @@ import {
   type CheckRunRow,
   countSnapshots,
   diffDatasetBatch,
+  findUnchangedSources,
   finishBatch,
   getBatch,
   getCheckRun as getCheckRunRow,
@@ -97,10 +98,52 @@ interface AppliedSource {
   events: (EventDraft & { itemId: string; sourceType: SourceType })[];
 }
 
+/** A dataset source's match of the batch as it was last done, when nothing it reads has changed since. */
+type UnchangedMatch = { items: number; findings: number };
+
+/**
+ * The dataset sources whose last match over exactly this batch's range saw the same items and the
+ * same inputs (findUnchangedSources): one query per distinct item scope (all of a VIN batch's
+ * sources share one).
+ */
+async function unchangedSources(
+  tx: Queryable,
+  options: {
+    run: CheckRunRow;
+    batch: BatchRow;
+    adapters: SourceAdapter[];
+    matches: Map<SourceType, BatchFindingsSql>;
+  },
+): Promise<Map<SourceType, UnchangedMatch>> {
+  const groups = new Map<
+    string,
+    { scope: ReturnType<typeof scopeFor>; sources: { type: SourceType; inputVersion: string }[] }
+  >();
+  for (const adapter of options.adapters) {
+    const inputVersion = options.matches.get(adapter.type)?.inputVersion;
+    const scope = scopeFor(adapter, options.run, options.batch);
+    if (!inputVersion || !scopeHasItems(scope)) {
+      continue;
+    }
+    const key = scope.kind === 'vin' ? 'vin' : JSON.stringify(scope.documentTypes);
+    const group = groups.get(key) ?? { scope, sources: [] };
+    group.sources.push({ type: adapter.type, inputVersion });
+    groups.set(key, group);
+  }
+  const unchanged = new Map<SourceType, UnchangedMatch>();
+  for (const { scope, sources } of groups.values()) {
+    for (const [type, match] of await findUnchangedSources(tx, scope, sources)) {
+      unchanged.set(type, match);
+    }
+  }
+  return unchanged;
+}
+
 /**
  * One source over the locked batch, inside the batch's transaction: matches (dataset sources) or
  * takes the remote answers, diffs against the snapshot and writes the new snapshots. Its events are
- * returned, inserted with the other sources' in one statement (insertBatchEvents).
+ * returned, inserted with the other sources' in one statement (insertBatchEvents). A dataset source
+ * whose inputs are those of the range's last match is not matched again: it finds nothing new.
  */
 async function applySource(
   tx: Queryable,
@@ -109,10 +152,13 @@ async function applySource(
     batch: BatchRow;
     adapter: SourceAdapter;
     remote: RemoteAnswers | undefined;
+    /** A dataset source's match (null: no data), read before the batch's unchanged sources. */
+    match: BatchFindingsSql | null | undefined;
+    unchanged: UnchangedMatch | undefined;
     timings?: PhaseTimings;
   },
 ): Promise<AppliedSource> {
-  const { run, batch, adapter, remote } = options;
+  const { run, batch, adapter, remote, unchanged } = options;
   const timed = phaseTimer(options.timings);
   const started = remote?.started ?? performance.now();
   const previous = batch.sources[adapter.type];
@@ -120,13 +166,15 @@ async function applySource(
   let failure = remote?.failure ?? null;
   let result: { changes: ItemChange[]; items: number; findings?: number } | undefined = remote;
   if (!result) {
-    const findings = await timed('active dataset', () => adapter.batchFindings!());
+    const findings = options.match;
     if (!findings) {
       failure = DATASET_NOT_LOADED;
       result = { changes: [], items: 0, findings: 0 };
     } else if (!scopeHasItems(scope)) {
       // A source of the other item kind: nothing in this batch to ask it about.
       result = { changes: [], items: 0, findings: 0 };
+    } else if (unchanged) {
+      result = { changes: [], ...unchanged };
     } else {
       result = await timed(`match+diff+snapshots ${adapter.type}`, () =>
         diffDatasetBatch(tx, { ...scope, sourceType: adapter.type, runId: run.id, findings }),
@@ -166,6 +214,7 @@ async function applySource(
     events,
     state: {
       status: failure ? 'failed' : 'done',
+      ...(unchanged && !failure ? { unchanged: true } : {}),
       retryable: failure !== null && failure !== DATASET_NOT_LOADED,
       attempts: (previous?.attempts ?? 0) + 1,
       items: result.items - failedItems,
@@ -280,15 +329,35 @@ export async function processCheckBatch(
       if (locked?.status !== 'queued') {
         return [];
       }
-      const applied: AppliedSource[] = [];
       // Sources pending under the lock: a concurrent attempt may have finished some meanwhile.
-      for (const adapter of pending(locked)) {
-        if (!adapter.batchFindings && !remote.has(adapter.type)) {
-          continue;
-        }
+      const adapters = pending(locked).filter((adapter) => adapter.batchFindings || remote.has(adapter.type));
+      const matches = new Map<SourceType, BatchFindingsSql | null>();
+      for (const adapter of adapters.filter((a) => a.batchFindings && !remote.has(a.type))) {
+        matches.set(adapter.type, await timed('active dataset', () => adapter.batchFindings!()));
+      }
+      const unchanged = await timed('unchanged sources', () =>
+        unchangedSources(tx, {
+          run,
+          batch: locked,
+          adapters,
+          matches: new Map(
+            [...matches].filter((entry): entry is [SourceType, BatchFindingsSql] => entry[1] !== null),
+          ),
+        }),
+      );
+      const applied: AppliedSource[] = [];
+      for (const adapter of adapters) {
         applied.push(
           await timed('source total', () =>
-            applySource(tx, { ...options, run, batch: locked, adapter, remote: remote.get(adapter.type) }),
+            applySource(tx, {
+              ...options,
+              run,
+              batch: locked,
+              adapter,
+              remote: remote.get(adapter.type),
+              match: matches.get(adapter.type),
+              unchanged: unchanged.get(adapter.type),
+            }),
           ),
         );
       }

@@ -10,6 +10,7 @@ import type { CheckItem } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { addItems, importRecords, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { diffFindings } from './findings-diff.ts';
+import { writeSnapshots } from './runs.queries.ts';
 
 // Four items a batch: the twelve VINs are three batches, so ranges and their edges are exercised.
 const { app, config } = await buildTestApp({ config: { checkBatchSize: 4 } });
@@ -108,7 +109,10 @@ const order = (events: ComparableEvent[]) =>
 
 /** The reference: each item asked of each source alone, diffed against what it answered last time. */
 const previous = new Map<string, Finding[]>();
-async function referenceEvents(firstCheck: boolean): Promise<ComparableEvent[]> {
+async function referenceEvents(
+  firstCheck: boolean,
+  firstCheckIds: ReadonlySet<string> = new Set(),
+): Promise<ComparableEvent[]> {
   const events: ComparableEvent[] = [];
   const adapters = createSourceAdapters({ db: app.db, config, organisationId: analyst.organisationId });
   for (const item of items) {
@@ -120,7 +124,7 @@ async function referenceEvents(firstCheck: boolean): Promise<ComparableEvent[]> 
         source: adapter.type,
         before: previous.get(key) ?? [],
         after: answer.findings,
-        firstCheck,
+        firstCheck: firstCheck || firstCheckIds.has(item.id),
         organisationId: analyst.organisationId,
       });
       previous.set(key, answer.findings);
@@ -254,5 +258,131 @@ describe('the last check of each item', () => {
       // Descending with the never-checked item first (NULLS FIRST in a descending sort).
       expect(times).toEqual(times.toSorted((a, b) => (a === '' ? -1 : b === '' ? 1 : b.localeCompare(a))));
     }
+  });
+});
+
+/**
+ * A batch matches a dataset source only when something the match reads changed since the range's
+ * last match (issue #15): its items, the source's records or, for pledges, the tenants' registry.
+ * Every such change must still be found: the events stay the reference's, the snapshots current.
+ */
+describe('a repeated run over unchanged inputs', () => {
+  /** The dataset sources a run matched again, per batch (sources with no item of a batch are left out). */
+  async function matchedSources(runId: string): Promise<{ batch: number; source: string }[]> {
+    const { rows } = await app.db.query<{ batch: number; source: string; unchanged: boolean; items: number }>(
+      `SELECT b.batch_no AS batch, s.key AS source, coalesce((s.value->>'unchanged')::boolean, false) AS unchanged,
+              (s.value->>'items')::int AS items
+         FROM check_run_batches b, jsonb_each(b.sources) s WHERE b.run_id = $1 ORDER BY 1, 2`,
+      [runId],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    return rows
+      .filter((row) => !row.unchanged && row.items > 0)
+      .map(({ batch, source }) => ({ batch, source }));
+  }
+  const batchOf = async (runId: string, identifier: string) => {
+    const { rows } = await app.db.query<{ batch_no: number }>(
+      `SELECT batch_no FROM check_run_batches WHERE run_id = $1 AND $2 BETWEEN identifier_from AND identifier_to`,
+      [runId, identifier],
+    );
+    return rows[0]!.batch_no;
+  };
+
+  it('matches no source again when nothing changed, and raises nothing', async () => {
+    expect(await referenceEvents(false)).toEqual([]);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(run).toMatchObject({ status: 'completed', itemsDone: 16, eventsCreated: 0 });
+    expect(await matchedSources(run.id)).toEqual([]);
+    // The run's summary still counts every item checked and every finding, as a matched run does.
+    const wanted = run.sources.find((source: { type: string }) => source.type === 'wanted');
+    expect(wanted).toMatchObject({ itemsChecked: 12, findings: 1, batchesFailed: 0 });
+  });
+
+  it('matches again the sources whose records changed in place, and finds the new records', async () => {
+    // Written by hand into the active imports, as a fixture or a repair would: no import names its type.
+    await app.db.query(
+      `INSERT INTO source_records (import_id, document_type, identifier, finding_key, payload)
+       SELECT id, CASE source_type WHEN 'wanted' THEN '' ELSE 'passport_rf' END,
+              CASE source_type WHEN 'wanted' THEN $1 ELSE $2 END, 'added-in-place',
+              CASE source_type WHEN 'wanted' THEN jsonb_build_object('record_id', 'W-11', 'since', '2026-03-03')
+                   ELSE jsonb_build_object('reason', 'Похищен') END
+         FROM source_imports WHERE status = 'active' AND source_type IN ('wanted', 'passport')`,
+      [vin(11), passport(1)],
+    );
+    const expected = await referenceEvents(false);
+    expect(expected.map((e) => e.type).sort()).toEqual(['passport_invalid', 'wanted_added']);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(await runEvents(run.id)).toEqual(expected);
+    const matched = await matchedSources(run.id);
+    expect(matched).toContainEqual({ batch: await batchOf(run.id, vin(11)), source: 'wanted' });
+    expect(matched).toContainEqual({ batch: await batchOf(run.id, passport(1)), source: 'passport' });
+  });
+
+  it("matches again only the pledges source after another tenant's registration, and keeps its finding", async () => {
+    const other = await createSignedInUser(app, { role: 'analyst' });
+    const { rows } = await app.db.query<{ id: string }>(
+      `INSERT INTO pledges (organisation_id, registration_number, contract_number, contract_date, pledgor,
+                            pledgor_name, pledgor_document_type, pledgor_identifier, pledgee, pledgee_name, created_on,
+                            last_notification_date)
+       VALUES ($1, 'N-OTHER-3', 'Д-3', '2026-01-01', '{}', 'Иванов И. И.', 'passport_rf', '4500000999', '{}',
+               'ООО «Третий кредитор»', '2026-01-01', '2026-01-01') RETURNING id`,
+      [other.organisationId],
+    );
+    await app.db.query(
+      'INSERT INTO pledge_vehicles (pledge_id, organisation_id, position, vin) VALUES ($1, $2, 0, $3)',
+      [rows[0]!.id, other.organisationId, vin(3)],
+    );
+    const expected = await referenceEvents(false);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(await runEvents(run.id)).toEqual(expected);
+    expect(new Set((await matchedSources(run.id)).map((m) => m.source))).toEqual(new Set(['pledges']));
+    // The item's findings (its card) hold the registration: the skip left no stale snapshot.
+    const snapshot = await app.db.query<{ findings: { key: string }[] }>(
+      `SELECT findings FROM finding_snapshots WHERE item_id = $1 AND source_type = 'pledges'`,
+      [items[2]!.id],
+    );
+    expect(snapshot.rows[0]?.findings.map((f) => f.key)).toContain('N-OTHER-3');
+  });
+
+  it('matches again the batch whose items changed though its range did not, with first-check events', async () => {
+    // The same VIN, removed and added again: a new item in the same range with the same identifiers.
+    const replaced = items[1]!;
+    await app.db.query('DELETE FROM monitoring_items WHERE id = $1', [replaced.id]);
+    const [id] = await addItems(app, analyst.organisationId, [
+      { kind: 'vin', identifier: replaced.identifier },
+    ]);
+    items[1] = { ...replaced, id: id! };
+    const expected = await referenceEvents(false, new Set([id!]));
+    expect(expected).toContainEqual(
+      expect.objectContaining({ item: id, type: 'pledge_registered_other', firstCheck: true }),
+    );
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(await runEvents(run.id)).toEqual(expected);
+    const batch = await batchOf(run.id, replaced.identifier);
+    const matched = await matchedSources(run.id);
+    expect(matched.length).toBeGreaterThan(0);
+    expect(matched.every((m) => m.batch === batch)).toBe(true);
+  });
+
+  it("matches a source again once another path wrote its snapshots (a remote source's answers)", async () => {
+    const before = await runChecksNow(app, config, analyst.token);
+    expect(await matchedSources(before.id)).toEqual([]);
+    const item = items[6]!;
+    const current = await app.db.query<{ findings: Finding[] }>(
+      `SELECT findings FROM finding_snapshots WHERE item_id = $1 AND source_type = 'wanted'`,
+      [item.id],
+    );
+    await writeSnapshots(app.db, {
+      organisationId: analyst.organisationId,
+      sourceType: 'wanted',
+      runId: before.id,
+      items: [{ itemId: item.id, identifier: item.identifier, findings: current.rows[0]!.findings }],
+    });
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(run.eventsCreated).toBe(0);
+    const matched = await matchedSources(run.id);
+    expect(new Set(matched.map((m) => m.source))).toEqual(new Set(['wanted']));
+    // Every batch of VINs (the wanted list has no document): its fingerprints went with the write.
+    expect(new Set(matched.map((m) => m.batch)).size).toBe(3);
   });
 });

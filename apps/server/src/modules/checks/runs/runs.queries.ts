@@ -30,6 +30,8 @@ export interface CheckRunRow {
 /** Per-source state of one batch (check_run_batches.sources). */
 export interface BatchSourceState {
   status: 'done' | 'failed';
+  /** Not matched again: the range's items and the source's inputs were those of its last match. */
+  unchanged?: boolean;
   /** A failure worth another attempt (remote timeouts, 5xx); a missing dataset is not. */
   retryable: boolean;
   attempts: number;
@@ -290,6 +292,42 @@ export interface ItemChange {
  * those, with their findings before and after. An unchanged batch returns no item and writes nothing.
  * Runs inside the batch's transaction, so the snapshots commit with the events or not at all.
  */
+/**
+ * The batch's items as one value: md5 of every item's id, identifier and document type in
+ * identifier order (`batch_items`). Equal values, equal items: no item added, removed, paused,
+ * resumed or renamed in the range.
+ */
+const BATCH_ITEMS_HASH = `md5(coalesce(string_agg(b.id::text || ' ' || b.identifier || ' ' || b.document_type, ','
+                                                   ORDER BY b.identifier, b.document_type, b.id), ''))`;
+
+/**
+ * The sources (of one scope) whose last match over exactly this range had the same items and the
+ * same input version: matching them again would find the snapshots they hold and raise nothing
+ * (check_source_fingerprints, migration 0041). Their item and finding counts as then.
+ */
+export async function findUnchangedSources(
+  db: Queryable,
+  scope: BatchScope,
+  sources: { type: SourceType; inputVersion: string }[],
+): Promise<Map<SourceType, { items: number; findings: number }>> {
+  if (sources.length === 0) {
+    return new Map();
+  }
+  const { rows } = await db.query<{ source_type: SourceType; items: number; findings: number }>(
+    `WITH ${BATCH_ITEMS_CTE}
+     SELECT f.source_type, f.items, f.findings FROM check_source_fingerprints f
+      WHERE f.organisation_id = $1 AND f.kind = $2 AND f.identifier_from = $3 AND f.identifier_to = $4
+        AND (f.source_type, f.input_version) IN (SELECT * FROM unnest($7::text[], $8::text[]))
+        AND f.items_hash = (SELECT ${BATCH_ITEMS_HASH} FROM batch_items b)`,
+    [
+      ...scopeParams(scope),
+      sources.map((source) => source.type),
+      sources.map((source) => source.inputVersion),
+    ],
+  );
+  return new Map(rows.map((row) => [row.source_type, { items: row.items, findings: row.findings }]));
+}
+
 export async function diffDatasetBatch(
   db: Queryable,
   scope: BatchScope & { sourceType: SourceType; runId: string; findings: BatchFindingsSql },
@@ -300,7 +338,7 @@ export async function diffDatasetBatch(
   await db.query('SET LOCAL enable_mergejoin = off');
   const { rows } = await db.query<ItemChange & { items: number; findings: number }>(
     `WITH ${BATCH_ITEMS_CTE},
-     found AS MATERIALIZED (${scope.findings.sql(9)}),
+     found AS MATERIALIZED (${scope.findings.sql(10)}),
      cur AS MATERIALIZED (
        SELECT item_id, md5(string_agg(key || ':' || payload::text, '|' ORDER BY key)) AS hash
          FROM found GROUP BY item_id
@@ -345,6 +383,22 @@ export async function diffDatasetBatch(
      deleted AS (
        DELETE FROM finding_snapshots s
         WHERE s.source_type = $7 AND s.item_id = ANY (ARRAY(SELECT item_id FROM changed WHERE hash IS NULL))
+     ),
+     -- What this match was over (findUnchangedSources): the range's own row, and none overlapping it.
+     unfingerprinted AS (
+       DELETE FROM check_source_fingerprints f
+        WHERE f.organisation_id = $1 AND f.source_type = $7 AND f.kind = $2::text
+          AND f.identifier_from <= $4 AND f.identifier_to >= $3
+          AND ((f.identifier_from, f.identifier_to) <> ($3, $4) OR $9::text IS NULL)
+     ),
+     fingerprinted AS (
+       INSERT INTO check_source_fingerprints (organisation_id, source_type, kind, identifier_from, identifier_to,
+                                              input_version, items_hash, items, findings)
+       SELECT $1, $7, $2::text, $3, $4, $9::text, ${BATCH_ITEMS_HASH}, count(*), (SELECT count(*) FROM cur)
+         FROM batch_items b HAVING $9::text IS NOT NULL
+       ON CONFLICT (organisation_id, source_type, kind, identifier_from, identifier_to) DO UPDATE
+         SET input_version = EXCLUDED.input_version, items_hash = EXCLUDED.items_hash, items = EXCLUDED.items,
+             findings = EXCLUDED.findings, matched_at = now()
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             (SELECT map FROM after) -> ch.item_id::text AS after,
@@ -355,7 +409,13 @@ export async function diffDatasetBatch(
        FROM changed ch
      UNION ALL
      SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`,
-    [...scopeParams(scope), scope.sourceType, scope.runId, ...scope.findings.params],
+    [
+      ...scopeParams(scope),
+      scope.sourceType,
+      scope.runId,
+      scope.findings.inputVersion,
+      ...scope.findings.params,
+    ],
   );
   await db.query('RESET enable_mergejoin');
   // The UNION's last branch holds the batch's item and finding counts, told apart by its null item id.
@@ -415,6 +475,13 @@ export async function writeSnapshots(
     items: { itemId: string; identifier: string | null; findings: Finding[] }[];
   },
 ): Promise<void> {
+  if (input.items.length > 0) {
+    // These snapshots are no longer what a dataset match of the type left (findUnchangedSources).
+    await db.query('DELETE FROM check_source_fingerprints WHERE organisation_id = $1 AND source_type = $2', [
+      input.organisationId,
+      input.sourceType,
+    ]);
+  }
   const present = input.items.filter((item) => item.findings.length > 0);
   const gone = input.items.filter((item) => item.findings.length === 0).map((item) => item.itemId);
   if (present.length > 0) {

@@ -8,7 +8,7 @@ import {
   type ItemAnswer,
   type SourceAdapter,
 } from './source-adapter.ts';
-import { getActiveImport } from './sources.queries.ts';
+import { getActiveImport, readInputVersions } from './sources.queries.ts';
 
 export const DATASET_NOT_LOADED = 'Набор данных источника не загружен';
 
@@ -25,6 +25,16 @@ export function readActiveImport(type: SourceType, deps: DatasetSourceDeps): Pro
   return deps.activeImports
     ? deps.activeImports().then((imports) => imports.get(type))
     : getActiveImport(deps.db, type);
+}
+
+/**
+ * The named input versions (migration 0041) as one value, from the adapters' shared read when there
+ * is one; null when one is unknown (a source type without a version row never skips a match).
+ */
+export async function readInputVersion(deps: DatasetSourceDeps, names: string[]): Promise<string | null> {
+  const versions = await (deps.inputVersions ? deps.inputVersions() : readInputVersions(deps.db));
+  const parts = names.map((name) => versions.get(name) && `${name}=${versions.get(name)}`);
+  return parts.every(Boolean) ? parts.join(' ') : null;
 }
 
 /**
@@ -80,11 +90,14 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
     },
     checkBatch,
     async batchFindings() {
+      // Read before the match: a version raised meanwhile only makes the next batch match again.
+      const versions = await readInputVersion(deps, [`records:${type}`]);
       const current = await activeImport();
       if (!current) {
         return null;
       }
       return {
+        inputVersion: versions && `import=${current.id} ${versions}`,
         sql: (p) => `SELECT b.id AS item_id, r.finding_key AS key, r.payload
                        FROM batch_items b
                        JOIN source_records r

@@ -1,5 +1,10 @@
 import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
-import { DATASET_NOT_LOADED, readActiveImport, sourceAnswersFor } from './dataset-source.ts';
+import {
+  DATASET_NOT_LOADED,
+  readActiveImport,
+  readInputVersion,
+  sourceAnswersFor,
+} from './dataset-source.ts';
 import {
   type ActiveImport,
   BATCH_IDENTIFIER_FROM,
@@ -112,11 +117,15 @@ export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?:
     check: async (item) => (await checkBatch([item]))[0]!,
     checkBatch,
     async batchFindings() {
+      // Read before the match: a version raised meanwhile only makes the next batch match again.
+      const versions = await readInputVersion(deps, ['records:pledges', 'pledge_registry']);
       const current = await activeImport();
       if (!(await hasData())) {
         return null;
       }
       return {
+        // The registry's rows of every tenant and the organisation's own (`own`) are in `pledge_registry`.
+        inputVersion: versions && `import=${current?.id ?? 'none'} ${versions}`,
         sql: (p) =>
           `SELECT ref AS item_id, key, payload FROM (
              WITH b AS (SELECT id AS ref, identifier FROM batch_items WHERE document_type = '')

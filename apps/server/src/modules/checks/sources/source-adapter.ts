@@ -32,6 +32,13 @@ export const BATCH_IDENTIFIER_TO = 4;
 export interface BatchFindingsSql {
   sql: (firstParam: number) => string;
   params: unknown[];
+  /**
+   * Everything besides the batch's items that the SELECT reads, as one comparable value (the active
+   * import and the input versions, read before the match): a batch whose items and input version
+   * equal those of the range's last match skips it (check_source_fingerprints, migration 0041).
+   * null when a version is unknown: the match then always runs.
+   */
+  inputVersion: string | null;
 }
 
 /** One data source behind one interface, whatever stands behind it. */
@@ -62,4 +69,6 @@ export interface DatasetSourceDeps {
    * adapters (createSourceAdapters): a one-time check's sources in one query instead of one each.
    */
   itemRecords?: (item: CheckItem) => Promise<Map<string, Finding[]>>;
+  /** The input versions (check_input_versions), read once for a set of adapters (createSourceAdapters). */
+  inputVersions?: () => Promise<Map<string, string>>;
 }

@@ -5,7 +5,7 @@ import { createDatasetSource } from './dataset-source.ts';
 import { createPledgesSource } from './pledges.source.ts';
 import { createRemoteSource } from './remote-source.ts';
 import type { CheckItem, DatasetSourceDeps, SourceAdapter } from './source-adapter.ts';
-import { listActiveImports, listItemRecords } from './sources.queries.ts';
+import { listActiveImports, listItemRecords, readInputVersions } from './sources.queries.ts';
 
 /**
  * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
@@ -34,6 +34,12 @@ export function createSourceAdapters(deps: {
     imports ??= listActiveImports(deps.db);
     return imports;
   };
+  // The input versions (migration 0041) in one query for all of them, read when the first needs them.
+  let versions: ReturnType<typeof readInputVersions> | undefined;
+  const inputVersions = () => {
+    versions ??= readInputVersions(deps.db);
+    return versions;
+  };
   // A single item's records in all dataset sources at once (a one-time check), read when the first asks.
   const dataset = (type: SourceType) => type !== 'pledges' && !deps.config.remoteSources[type];
   const records = new Map<string, Promise<Map<string, Finding[]>>>();
@@ -52,5 +58,7 @@ export function createSourceAdapters(deps: {
     }
     return found;
   };
-  return SOURCE_TYPE_CODES.map((type) => createSourceAdapter(type, { ...deps, activeImports, itemRecords }));
+  return SOURCE_TYPE_CODES.map((type) =>
+    createSourceAdapter(type, { ...deps, activeImports, itemRecords, inputVersions }),
+  );
 }

@@ -83,14 +83,24 @@ export interface DatasetRecord {
   payload: Record<string, unknown>;
 }
 
+/**
+ * Names the source type whose records the transaction's next statements write, so that only its
+ * input version is raised (migration 0041); outside a transaction it lasts no statement, and
+ * every type's version is raised instead.
+ */
+const nameRecordsType = (tx: Queryable, type: SourceType) =>
+  tx.query(`SELECT set_config('pledgewatch.source_records_type', $1, true)`, [type]);
+
 export async function insertSourceRecords(
   db: Queryable,
   importId: string,
+  type: SourceType,
   records: DatasetRecord[],
 ): Promise<void> {
   if (records.length === 0) {
     return;
   }
+  await nameRecordsType(db, type);
   await db.query(
     `INSERT INTO source_records (import_id, document_type, identifier, finding_key, payload)
      SELECT $1, x.document_type, x.identifier, x.finding_key, x.payload
@@ -150,13 +160,25 @@ export async function findSourceImports(
 }
 
 /** Records of versions that are no longer active: safe to drop once a newer version is live. */
-export async function deleteInactiveRecords(db: Queryable, type: SourceType): Promise<number> {
-  const { rowCount } = await db.query(
+export async function deleteInactiveRecords(tx: Queryable, type: SourceType): Promise<number> {
+  await nameRecordsType(tx, type);
+  const { rowCount } = await tx.query(
     `DELETE FROM source_records r USING source_imports si
       WHERE si.id = r.import_id AND si.source_type = $1 AND si.status IN ('superseded', 'failed')`,
     [type],
   );
   return rowCount ?? 0;
+}
+
+/**
+ * The versions of what dataset matches read besides the items (migration 0041), by name:
+ * `records:<type>`, `pledge_registry`.
+ */
+export async function readInputVersions(db: Queryable): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ name: string; version: string }>(
+    'SELECT name, version::text AS version FROM check_input_versions',
+  );
+  return new Map(rows.map((row) => [row.name, row.version]));
 }
 
 export interface SourceStatsRow {

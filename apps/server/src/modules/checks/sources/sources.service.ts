@@ -92,7 +92,7 @@ export async function importDataset(options: {
 }): Promise<SourceImport> {
   const id = await withTransaction(options.db, (tx) => importDatasetIn(tx, options));
   // The old versions' records are no longer read by anything; their history rows stay.
-  await deleteInactiveRecords(options.db, options.type);
+  await withTransaction(options.db, (tx) => deleteInactiveRecords(tx, options.type));
   return toSourceImport((await getSourceImport(options.db, id))!);
 }
 
@@ -115,7 +115,7 @@ export async function importDatasetIn(
     createdBy: options.createdBy ?? null,
   });
   for (let offset = 0; offset < options.records.length; offset += INSERT_CHUNK) {
-    await insertSourceRecords(tx, created.id, options.records.slice(offset, offset + INSERT_CHUNK));
+    await insertSourceRecords(tx, created.id, type, options.records.slice(offset, offset + INSERT_CHUNK));
   }
   await activateSourceImport(tx, {
     id: created.id,
