@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
+import { withTransaction } from '../db/pool.ts';
 import { buildTestApp } from '../testing/test-app.ts';
 import { defineJob } from './job-definition.ts';
 import { createBoss, createJobQueue, DEFAULT_HEARTBEAT_SECONDS, registerJobs } from './job-registry.ts';
@@ -77,5 +78,33 @@ describe('job batches', () => {
       definitions: [{ ...definition, queue: { ...definition.queue, heartbeatSeconds: 30 } }],
     });
     expect((await boss.getQueue('test.policy'))?.heartbeatSeconds).toBe(30);
+  });
+
+  it('a job sent in a transaction is taken as soon as it commits, not at the next poll', async () => {
+    const handled: number[] = [];
+    const definition = defineJob({
+      name: 'test.wake-on-commit',
+      payload: z.object({ n: z.number() }),
+      async handler(job) {
+        handled.push(job.data.n);
+      },
+    });
+    const boss = createBoss(connectionString, { schedule: false });
+    boss.on('error', () => {});
+    onTestFinished(() => boss.stop({ graceful: false }));
+    await boss.start();
+    const queue = createJobQueue(boss);
+    const context = { db: app.db, config, mailer: app.mailer, queue, log: app.log };
+    // A poll of a minute: only the queue's NOTIFY can bring the job within the wait below.
+    await registerJobs(boss, context, { work: true, definitions: [definition], pollingSeconds: 60 });
+    // The consumer's first fetch (at start, empty) is over before the job exists.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await withTransaction(app.db, async (tx) => {
+      await queue.send(definition, { n: 1 }, { db: tx });
+      // Not before the commit: the consumer is woken by the commit, not by the insert.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handled).toEqual([]);
+    });
+    await expect.poll(() => handled, { timeout: 15_000, interval: 100 }).toEqual([1]);
   });
 });

@@ -49,10 +49,20 @@ export const BOSS_SCHEMA = 'pgboss';
  */
 export const DEFAULT_HEARTBEAT_SECONDS = 10;
 
+/**
+ * Every queue announces a new job (a transactional NOTIFY: heard once the sending transaction
+ * commits) and every process's consumers of it fetch at once, in this process or a worker, instead
+ * of at their next poll: a run's plan and then its batches each waited up to a poll interval.
+ * Polling stays as the floor should the listening connection drop.
+ */
 const queueOptions = (definition: AnyJobDefinition) => ({
   heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+  notify: true,
   ...definition.queue,
 });
+
+/** How often an idle consumer looks for jobs when no NOTIFY woke it. */
+export const POLLING_SECONDS = 1;
 
 export function createBoss(
   connectionString: string,
@@ -65,6 +75,8 @@ export function createBoss(
     application_name: 'pledgewatch-jobs',
     schedule: options.schedule,
     supervise: true,
+    // One dedicated connection per process listens for the queues' NOTIFY (see queueOptions).
+    useListenNotify: true,
     ...(options.superviseSeconds
       ? {
           superviseIntervalSeconds: options.superviseSeconds,
@@ -108,7 +120,13 @@ export function createJobQueue(boss: PgBoss): JobQueue {
 export async function registerJobs(
   boss: PgBoss,
   context: JobContext,
-  options: { work: boolean; definitions?: AnyJobDefinition[]; host?: JobHost },
+  options: {
+    work: boolean;
+    definitions?: AnyJobDefinition[];
+    host?: JobHost;
+    /** POLLING_SECONDS unless a test needs a poll too slow to be mistaken for a NOTIFY. */
+    pollingSeconds?: number;
+  },
 ): Promise<void> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
@@ -136,7 +154,8 @@ export async function registerJobs(
       {
         batchSize: definition.batchSize ?? 1,
         includeMetadata: true,
-        pollingIntervalSeconds: 1,
+        pollingIntervalSeconds: options.pollingSeconds ?? POLLING_SECONDS,
+        notifyPollingIntervalSeconds: options.pollingSeconds ?? POLLING_SECONDS,
         ...workOptions(definition, context.config, options.host ?? 'app'),
       },
       async (jobs) => {

@@ -260,11 +260,12 @@ export const scopeHasItems = (scope: BatchScope) => scope.kinds.includes(scope.k
  * The batch's items in identifier order: a range of the identity index. Fed to a join with a
  * source's records, the probes walk that index in order too (neighbouring pages, mostly cached).
  */
+const BATCH_ITEMS_WHERE = `i.organisation_id = $1 AND i.kind = $2 AND i.identifier BETWEEN $3 AND $4 AND i.status = 'active'
+       AND i.kind = ANY($5) AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))`;
 const BATCH_ITEMS_CTE = `batch_items AS MATERIALIZED (
     SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type
       FROM monitoring_items i
-     WHERE i.organisation_id = $1 AND i.kind = $2 AND i.identifier BETWEEN $3 AND $4 AND i.status = 'active'
-       AND i.kind = ANY($5) AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))
+     WHERE ${BATCH_ITEMS_WHERE}
      ORDER BY i.identifier
   )`;
 const scopeParams = (scope: BatchScope) => [
@@ -294,11 +295,12 @@ export interface ItemChange {
  */
 /**
  * The batch's items as one value: md5 of every item's id, identifier and document type in
- * identifier order (`batch_items`). Equal values, equal items: no item added, removed, paused,
- * resumed or renamed in the range.
+ * identifier order (byte order: cheap, and the same under any database collation). Equal values,
+ * equal items: no item added, removed, paused, resumed or renamed in the range.
  */
-const BATCH_ITEMS_HASH = `md5(coalesce(string_agg(b.id::text || ' ' || b.identifier || ' ' || b.document_type, ','
-                                                   ORDER BY b.identifier, b.document_type, b.id), ''))`;
+const itemsHash = (item: string, documentType: string) =>
+  `md5(coalesce(string_agg(${item}.id::text || ' ' || ${item}.identifier || ' ' || ${documentType}, ','
+                           ORDER BY ${item}.identifier COLLATE "C", ${documentType} COLLATE "C", ${item}.id), ''))`;
 
 /**
  * The sources (of one scope) whose last match over exactly this range had the same items and the
@@ -314,11 +316,11 @@ export async function findUnchangedSources(
     return new Map();
   }
   const { rows } = await db.query<{ source_type: SourceType; items: number; findings: number }>(
-    `WITH ${BATCH_ITEMS_CTE}
-     SELECT f.source_type, f.items, f.findings FROM check_source_fingerprints f
+    `SELECT f.source_type, f.items, f.findings FROM check_source_fingerprints f
       WHERE f.organisation_id = $1 AND f.kind = $2 AND f.identifier_from = $3 AND f.identifier_to = $4
         AND (f.source_type, f.input_version) IN (SELECT * FROM unnest($7::text[], $8::text[]))
-        AND f.items_hash = (SELECT ${BATCH_ITEMS_HASH} FROM batch_items b)`,
+        AND f.items_hash = (SELECT ${itemsHash('i', "coalesce(i.document_type, '')")} FROM monitoring_items i
+                             WHERE ${BATCH_ITEMS_WHERE})`,
     [
       ...scopeParams(scope),
       sources.map((source) => source.type),
@@ -394,7 +396,7 @@ export async function diffDatasetBatch(
      fingerprinted AS (
        INSERT INTO check_source_fingerprints (organisation_id, source_type, kind, identifier_from, identifier_to,
                                               input_version, items_hash, items, findings)
-       SELECT $1, $7, $2::text, $3, $4, $9::text, ${BATCH_ITEMS_HASH}, count(*), (SELECT count(*) FROM cur)
+       SELECT $1, $7, $2::text, $3, $4, $9::text, ${itemsHash('b', 'b.document_type')}, count(*), (SELECT count(*) FROM cur)
          FROM batch_items b HAVING $9::text IS NOT NULL
        ON CONFLICT (organisation_id, source_type, kind, identifier_from, identifier_to) DO UPDATE
          SET input_version = EXCLUDED.input_version, items_hash = EXCLUDED.items_hash, items = EXCLUDED.items,
