@@ -71,6 +71,8 @@ describe('job batches', () => {
       retryDelay: 7,
       expireInSeconds: 600,
       heartbeatSeconds: DEFAULT_HEARTBEAT_SECONDS,
+      // Announced by NOTIFY from now on, though created without it.
+      notify: true,
     });
     // A definition's own heartbeat wins.
     await registerJobs(boss, context, {

@@ -117,17 +117,17 @@ async function unchangedSources(
 ): Promise<Map<SourceType, UnchangedMatch>> {
   const groups = new Map<
     string,
-    { scope: ReturnType<typeof scopeFor>; sources: { type: SourceType; inputVersion: string }[] }
+    { scope: ReturnType<typeof scopeFor>; sources: { type: SourceType; findings: BatchFindingsSql }[] }
   >();
   for (const adapter of options.adapters) {
-    const inputVersion = options.matches.get(adapter.type)?.inputVersion;
+    const findings = options.matches.get(adapter.type);
     const scope = scopeFor(adapter, options.run, options.batch);
-    if (!inputVersion || !scopeHasItems(scope)) {
+    if (!findings || !scopeHasItems(scope)) {
       continue;
     }
     const key = scope.kind === 'vin' ? 'vin' : JSON.stringify(scope.documentTypes);
     const group = groups.get(key) ?? { scope, sources: [] };
-    group.sources.push({ type: adapter.type, inputVersion });
+    group.sources.push({ type: adapter.type, findings });
     groups.set(key, group);
   }
   const unchanged = new Map<SourceType, UnchangedMatch>();

@@ -3,14 +3,14 @@
  * by one (the one-time check's lookup) and diffed in JS. The set-based batches must produce exactly
  * the same events, and every checked item must show its batch's time as its last check.
  */
-import type { Finding } from '@pledgewatch/contract';
+import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
-import type { CheckItem } from '../sources/source-adapter.ts';
+import type { BatchFindingsSql, CheckItem } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { addItems, importRecords, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { diffFindings } from './findings-diff.ts';
-import { writeSnapshots } from './runs.queries.ts';
+import { findUnchangedSources, writeSnapshots } from './runs.queries.ts';
 
 // Four items a batch: the twelve VINs are three batches, so ranges and their edges are exercised.
 const { app, config } = await buildTestApp({ config: { checkBatchSize: 4 } });
@@ -384,5 +384,33 @@ describe('a repeated run over unchanged inputs', () => {
     expect(new Set(matched.map((m) => m.source))).toEqual(new Set(['wanted']));
     // Every batch of VINs (the wanted list has no document): its fingerprints went with the write.
     expect(new Set(matched.map((m) => m.batch)).size).toBe(3);
+  });
+
+  it('matches again after a release that changes how a source builds its findings', async () => {
+    const wanted = createSourceAdapters({ db: app.db, config, organisationId: analyst.organisationId }).find(
+      (adapter) => adapter.type === 'wanted',
+    )!;
+    const findings = (await wanted.batchFindings!())!;
+    const { rows } = await app.db.query<{ identifier_from: string; identifier_to: string }>(
+      `SELECT identifier_from, identifier_to FROM check_run_batches
+        WHERE run_id = (SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC LIMIT 1)
+          AND kind = 'vin' ORDER BY batch_no LIMIT 1`,
+      [analyst.organisationId],
+    );
+    const scope = {
+      organisationId: analyst.organisationId,
+      kind: 'vin' as const,
+      identifierFrom: rows[0]!.identifier_from,
+      identifierTo: rows[0]!.identifier_to,
+      kinds: SOURCE_TYPES.wanted.itemKinds,
+      documentTypes: null,
+    };
+    const unchanged = (match: BatchFindingsSql) =>
+      findUnchangedSources(app.db, scope, [{ type: 'wanted', findings: match }]).then((found) => [
+        ...found.keys(),
+      ]);
+    expect(await unchanged(findings)).toEqual(['wanted']);
+    // The same inputs, matched by a statement of another release: not the match the fingerprint recorded.
+    expect(await unchanged({ ...findings, sql: (p) => `${findings.sql(p)} -- another release` })).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 // Over 500 lines by design: the SQL query catalogue of check runs (runs, batches, matching, snapshots), SQL only.
+import { createHash } from 'node:crypto';
 import type { CheckRunTrigger, Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import type { BatchFindingsSql } from '../sources/source-adapter.ts';
@@ -303,16 +304,20 @@ const itemsHash = (item: string, documentType: string) =>
                            ORDER BY ${item}.identifier COLLATE "C", ${documentType} COLLATE "C", ${item}.id), ''))`;
 
 /**
- * The sources (of one scope) whose last match over exactly this range had the same items and the
- * same input version: matching them again would find the snapshots they hold and raise nothing
+ * The sources (of one scope) whose last match over exactly this range had the same items, the
+ * same input version and the same statement (matchVersion): matching them again would find the snapshots they hold and raise nothing
  * (check_source_fingerprints, migration 0041). Their item and finding counts as then.
  */
 export async function findUnchangedSources(
   db: Queryable,
   scope: BatchScope,
-  sources: { type: SourceType; inputVersion: string }[],
+  sources: { type: SourceType; findings: BatchFindingsSql }[],
 ): Promise<Map<SourceType, { items: number; findings: number }>> {
-  if (sources.length === 0) {
+  const versions = sources.flatMap(({ type, findings }) => {
+    const version = matchVersion(findings);
+    return version ? [{ type, version }] : [];
+  });
+  if (versions.length === 0) {
     return new Map();
   }
   const { rows } = await db.query<{ source_type: SourceType; items: number; findings: number }>(
@@ -321,26 +326,19 @@ export async function findUnchangedSources(
         AND (f.source_type, f.input_version) IN (SELECT * FROM unnest($7::text[], $8::text[]))
         AND f.items_hash = (SELECT ${itemsHash('i', "coalesce(i.document_type, '')")} FROM monitoring_items i
                              WHERE ${BATCH_ITEMS_WHERE})`,
-    [
-      ...scopeParams(scope),
-      sources.map((source) => source.type),
-      sources.map((source) => source.inputVersion),
-    ],
+    [...scopeParams(scope), versions.map((source) => source.type), versions.map((source) => source.version)],
   );
   return new Map(rows.map((row) => [row.source_type, { items: row.items, findings: row.findings }]));
 }
 
-export async function diffDatasetBatch(
-  db: Queryable,
-  scope: BatchScope & { sourceType: SourceType; runId: string; findings: BatchFindingsSql },
-): Promise<{ changes: ItemChange[]; items: number; findings: number }> {
-  // A merge join with a source's records would read them from their first identifier up to the
-  // batch's last (the planner cannot carry the batch's range over to a join without one): half of a
-  // million-row dataset per batch on average. Index probes or a hash join are what this wants.
-  await db.query('SET LOCAL enable_mergejoin = off');
-  const { rows } = await db.query<ItemChange & { items: number; findings: number }>(
-    `WITH ${BATCH_ITEMS_CTE},
-     found AS MATERIALIZED (${scope.findings.sql(10)}),
+/**
+ * The statement of diffDatasetBatch for a source's findings SELECT. Its text is part of what a
+ * fingerprint compares (matchVersion): a release that changes how findings are built or diffed
+ * matches every range again.
+ */
+const diffStatement = (findings: BatchFindingsSql) =>
+  `WITH ${BATCH_ITEMS_CTE},
+     found AS MATERIALIZED (${findings.sql(10)}),
      cur AS MATERIALIZED (
        SELECT item_id, md5(string_agg(key || ':' || payload::text, '|' ORDER BY key)) AS hash
          FROM found GROUP BY item_id
@@ -410,12 +408,31 @@ export async function diffDatasetBatch(
             0 AS items, 0 AS findings
        FROM changed ch
      UNION ALL
-     SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`,
+     SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`;
+
+/** A match's inputs as a fingerprint stores them: the source's input version and the matching statement. */
+function matchVersion(findings: BatchFindingsSql): string | null {
+  return (
+    findings.inputVersion &&
+    `${findings.inputVersion} statement=${createHash('sha1').update(diffStatement(findings)).digest('hex')}`
+  );
+}
+
+export async function diffDatasetBatch(
+  db: Queryable,
+  scope: BatchScope & { sourceType: SourceType; runId: string; findings: BatchFindingsSql },
+): Promise<{ changes: ItemChange[]; items: number; findings: number }> {
+  // A merge join with a source's records would read them from their first identifier up to the
+  // batch's last (the planner cannot carry the batch's range over to a join without one): half of a
+  // million-row dataset per batch on average. Index probes or a hash join are what this wants.
+  await db.query('SET LOCAL enable_mergejoin = off');
+  const { rows } = await db.query<ItemChange & { items: number; findings: number }>(
+    diffStatement(scope.findings),
     [
       ...scopeParams(scope),
       scope.sourceType,
       scope.runId,
-      scope.findings.inputVersion,
+      matchVersion(scope.findings),
       ...scope.findings.params,
     ],
   );
