@@ -115,6 +115,14 @@ test.describe('on a phone', () => {
     await expectNoSidewaysScroll(page);
     // Cards have no headers to click: the sort is a field of its own above them.
     await page.getByRole('combobox', { name: 'Сортировка' }).click();
+    // The options name orders; the time zone belongs to the times shown, not to them.
+    await expect(page.getByRole('option')).toHaveText([
+      'Дата добавления',
+      'VIN',
+      'Метка',
+      'Договор',
+      'Последняя проверка',
+    ]);
     await page.getByRole('option', { name: 'Метка' }).click();
     await expect(page).toHaveURL(/sort=label&order=asc/);
     await page.getByRole('button', { name: /По возрастанию/ }).click();

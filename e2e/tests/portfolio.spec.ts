@@ -80,6 +80,16 @@ test('portfolio: hand entry, pasted rows, a cp1251 file with a bad row, history 
   await expect(page.getByTestId('item-row')).toHaveCount(1);
   await expect(page.getByTestId('item-row')).toContainText(handVin);
   await expect(page.getByTestId('item-row')).toContainText('Lada 2109, e2e');
+  // The time columns' headers take at most two lines (three pushed every row of the list down).
+  for (const name of ['Добавлен (МСК)', 'Последняя проверка (МСК)']) {
+    const lines = await page.getByRole('columnheader', { name }).evaluate((cell) => {
+      const label = cell.querySelector('.MuiTableSortLabel-root') ?? cell;
+      return Math.round(
+        label.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(cell).lineHeight),
+      );
+    });
+    expect(lines, name).toBeLessThanOrEqual(2);
+  }
 
   // 3. A Windows-1251 CSV with a Russian header and one bad row.
   const csv = [

@@ -39,6 +39,9 @@ export const texts = {
     origin: 'Источник',
     added: 'Добавлен (МСК)',
     sortBy: 'Сортировка',
+    // Sort options name the order, not a column: no time zone to state there.
+    sortByAdded: 'Дата добавления',
+    sortByLastCheck: 'Последняя проверка',
     sortAscending: 'По возрастанию, нажмите для убывания',
     sortDescending: 'По убыванию, нажмите для возрастания',
     addedCard: (origin: string, at: string) => `Добавлен: ${origin}, ${at} МСК`,

@@ -80,11 +80,11 @@ export function ItemsTable({
 
   const identifierLabel = view.entity === 'vin' ? t.vin : t.document;
   const sortOptions: [ItemSortField, string][] = [
-    ['createdAt', t.added],
+    ['createdAt', t.sortByAdded],
     ['identifier', identifierLabel],
     ['label', t.label],
     ['contractNumber', t.contractNumber],
-    ['lastCheckedAt', t.lastCheckedAt],
+    ['lastCheckedAt', t.sortByLastCheck],
   ];
   const columns: ResponsiveColumn<MonitoringItem>[] = [
     ...(canWrite
@@ -165,7 +165,8 @@ export function ItemsTable({
       id: 'lastCheckedAt',
       header: sortHeader('lastCheckedAt', t.lastCheckedAt),
       label: t.lastCheckedAt,
-      sx: WIDE,
+      // Wide enough for «Последняя проверка» on one line and «(МСК)» below, not three lines.
+      sx: { ...WIDE, minWidth: 160 },
       cellSx: { whiteSpace: 'nowrap' },
       cell: (item) => (item.lastCheckedAt ? formatDateTime(item.lastCheckedAt) : t.neverChecked),
     },
