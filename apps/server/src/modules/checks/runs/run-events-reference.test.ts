@@ -413,4 +413,35 @@ describe('a repeated run over unchanged inputs', () => {
     // The same inputs, matched by a statement of another release: not the match the fingerprint recorded.
     expect(await unchanged({ ...findings, sql: (p) => `${findings.sql(p)} -- another release` })).toEqual([]);
   });
+
+  it("takes the last run's plan while the items stay the same, and plans anew once they change", async () => {
+    const plan = async (runId: string) =>
+      (
+        await app.db.query<{ planned_from: string | null; batches: unknown[] }>(
+          `SELECT planned_from,
+                  (SELECT json_agg(json_build_array(kind, identifier_from, identifier_to, items) ORDER BY batch_no)
+                     FROM check_run_batches WHERE run_id = r.id) AS batches
+             FROM check_runs r WHERE id = $1`,
+          [runId],
+        )
+      ).rows[0]!;
+    const first = await runChecksNow(app, config, analyst.token);
+    const second = await runChecksNow(app, config, analyst.token);
+    expect(second).toMatchObject({ status: 'completed', itemsDone: 16, batchesTotal: 4 });
+    expect(await plan(second.id)).toEqual({
+      planned_from: first.id,
+      batches: (await plan(first.id)).batches,
+    });
+
+    // An item added: ranked again, and the new item is in a batch.
+    const [added] = await addItems(app, analyst.organisationId, [{ kind: 'vin', identifier: vin(13) }]);
+    const third = await runChecksNow(app, config, analyst.token);
+    expect(await plan(third.id)).toMatchObject({ planned_from: null });
+    expect(third).toMatchObject({ status: 'completed', itemsDone: 17 });
+    // An item paused: ranked again without it.
+    await app.db.query(`UPDATE monitoring_items SET status = 'paused' WHERE id = $1`, [added]);
+    const fourth = await runChecksNow(app, config, analyst.token);
+    expect(await plan(fourth.id)).toMatchObject({ planned_from: null });
+    expect(fourth).toMatchObject({ status: 'completed', itemsDone: 16 });
+  });
 });

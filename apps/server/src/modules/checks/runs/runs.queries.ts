@@ -110,7 +110,9 @@ export async function findCheckRuns(
 /**
  * Cuts the organisation's active items into batches of consecutive identifiers of one kind (read in
  * the order of the identity index); fixed for the run's life. Items sharing an identifier (documents
- * of different types) share a batch, so the ranges never overlap.
+ * of different types) share a batch, so the ranges never overlap. When the items are those the
+ * last whole run was planned over, its batches are taken as they are (and their ranges then meet
+ * the fingerprints of its matches: check_source_fingerprints).
  */
 export async function planBatches(
   db: Queryable,
@@ -120,17 +122,36 @@ export async function planBatches(
     return planScopedBatches(db, { ...run, itemScope: run.itemScope });
   }
   const { rows } = await db.query<{ batches: number; items: number }>(
-    `WITH numbered AS (
+    `WITH revision AS (
+       SELECT coalesce(sum(marks), 0) AS marks FROM monitoring_item_revisions WHERE organisation_id = $2
+     ),
+     -- The organisation's last whole run, if its plan was made over the same items (0042): its
+     -- batches are what ranking them again would give.
+     previous AS (
+       SELECT p.id FROM check_runs p, revision
+        WHERE p.id = (SELECT q.id FROM check_runs q
+                       WHERE q.organisation_id = $2 AND q.id <> $1 AND q.item_scope IS NULL AND q.batches_total > 0
+                       ORDER BY q.created_at DESC LIMIT 1)
+          AND p.batch_size = $3 AND p.items_revision = revision.marks
+          AND p.batches_total = (SELECT count(*) FROM check_run_batches b WHERE b.run_id = p.id)
+     ),
+     numbered AS (
        SELECT kind, identifier, (dense_rank() OVER (PARTITION BY kind ORDER BY identifier) - 1) / $3 AS part
          FROM monitoring_items WHERE organisation_id = $2 AND status = 'active'
      ), parts AS (
-       SELECT kind, part, min(identifier) AS identifier_from, max(identifier) AS identifier_to, count(*) AS items
-         FROM numbered GROUP BY kind, part
+       SELECT kind, identifier_from, identifier_to, items FROM check_run_batches
+        WHERE run_id = (SELECT id FROM previous)
+       UNION ALL
+       SELECT kind, min(identifier), max(identifier), count(*)
+         FROM numbered WHERE NOT EXISTS (SELECT FROM previous) GROUP BY kind, part
      ), inserted AS (
        INSERT INTO check_run_batches (run_id, batch_no, kind, identifier_from, identifier_to, items)
-       SELECT $1, row_number() OVER (ORDER BY kind, part) - 1, kind, identifier_from, identifier_to, items
+       SELECT $1, row_number() OVER (ORDER BY kind, identifier_from) - 1, kind, identifier_from, identifier_to, items
          FROM parts
        RETURNING items
+     ), planned AS (
+       UPDATE check_runs SET items_revision = (SELECT marks FROM revision), planned_from = (SELECT id FROM previous)
+        WHERE id = $1
      )
      SELECT count(*)::int AS batches, coalesce(sum(items), 0)::int AS items FROM inserted`,
     [run.id, run.organisationId, run.batchSize],
