@@ -444,4 +444,21 @@ describe('a repeated run over unchanged inputs', () => {
     expect(await plan(fourth.id)).toMatchObject({ planned_from: null });
     expect(fourth).toMatchObject({ status: 'completed', itemsDone: 16 });
   });
+
+  it('matches again the batch of an item whose document type changed, though nothing else did', async () => {
+    await runChecksNow(app, config, analyst.token);
+    const item = items[12]!;
+    await app.db.query(`UPDATE monitoring_items SET document_type = 'driving_licence' WHERE id = $1`, [
+      item.id,
+    ]);
+    items[12] = { ...item, documentType: 'driving_licence' };
+    const expected = await referenceEvents(false);
+    const run = await runChecksNow(app, config, analyst.token);
+    expect(await runEvents(run.id)).toEqual(expected);
+    // The passport sources' items of that batch are no longer those they matched.
+    expect(await matchedSources(run.id)).toContainEqual({
+      batch: await batchOf(run.id, item.identifier),
+      source: 'bankruptcy',
+    });
+  });
 });

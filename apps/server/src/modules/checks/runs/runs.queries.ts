@@ -316,6 +316,13 @@ export interface ItemChange {
  * Runs inside the batch's transaction, so the snapshots commit with the events or not at all.
  */
 /**
+ * The revision of organisation $1's items (0036): it grows with every change of them that commits,
+ * so an equal revision means the same items.
+ */
+const ITEMS_REVISION =
+  '(SELECT coalesce(sum(marks), 0) FROM monitoring_item_revisions WHERE organisation_id = $1)';
+
+/**
  * The batch's items as one value: md5 of every item's id, identifier and document type in
  * identifier order (byte order: cheap, and the same under any database collation). Equal values,
  * equal items: no item added, removed, paused, resumed or renamed in the range.
@@ -342,11 +349,25 @@ export async function findUnchangedSources(
     return new Map();
   }
   const { rows } = await db.query<{ source_type: SourceType; items: number; findings: number }>(
-    `SELECT f.source_type, f.items, f.findings FROM check_source_fingerprints f
-      WHERE f.organisation_id = $1 AND f.kind = $2 AND f.identifier_from = $3 AND f.identifier_to = $4
-        AND (f.source_type, f.input_version) IN (SELECT * FROM unnest($7::text[], $8::text[]))
-        AND f.items_hash = (SELECT ${itemsHash('i', "coalesce(i.document_type, '')")} FROM monitoring_items i
-                             WHERE ${BATCH_ITEMS_WHERE})`,
+    // The items hash only when the organisation's items have changed since the match (an initplan:
+    // evaluated at its first use, so never while every candidate's revision is today's). A hash
+    // found equal moves the fingerprint's revision to today's (read in this statement, with the
+    // items hashed): the next run needs no hash either.
+    `WITH revision AS MATERIALIZED (SELECT ${ITEMS_REVISION} AS marks),
+     unchanged AS MATERIALIZED (
+       SELECT f.source_type, f.items, f.findings FROM check_source_fingerprints f, revision r
+        WHERE f.organisation_id = $1 AND f.kind = $2 AND f.identifier_from = $3 AND f.identifier_to = $4
+          AND (f.source_type, f.input_version) IN (SELECT * FROM unnest($7::text[], $8::text[]))
+          AND (f.items_revision = r.marks
+               OR f.items_hash = (SELECT ${itemsHash('i', "coalesce(i.document_type, '')")} FROM monitoring_items i
+                                   WHERE ${BATCH_ITEMS_WHERE}))
+     ),
+     refreshed AS (
+       UPDATE check_source_fingerprints f SET items_revision = r.marks FROM unchanged u, revision r
+        WHERE f.organisation_id = $1 AND f.source_type = u.source_type AND f.kind = $2
+          AND f.identifier_from = $3 AND f.identifier_to = $4 AND f.items_revision IS DISTINCT FROM r.marks
+     )
+     SELECT source_type, items, findings FROM unchanged`,
     [...scopeParams(scope), versions.map((source) => source.type), versions.map((source) => source.version)],
   );
   return new Map(rows.map((row) => [row.source_type, { items: row.items, findings: row.findings }]));
@@ -414,12 +435,14 @@ const diffStatement = (findings: BatchFindingsSql) =>
      ),
      fingerprinted AS (
        INSERT INTO check_source_fingerprints (organisation_id, source_type, kind, identifier_from, identifier_to,
-                                              input_version, items_hash, items, findings)
-       SELECT $1, $7, $2::text, $3, $4, $9::text, ${itemsHash('b', 'b.document_type')}, count(*), (SELECT count(*) FROM cur)
+                                              input_version, items_hash, items_revision, items, findings)
+       SELECT $1, $7, $2::text, $3, $4, $9::text, ${itemsHash('b', 'b.document_type')}, ${ITEMS_REVISION},
+              count(*), (SELECT count(*) FROM cur)
          FROM batch_items b HAVING $9::text IS NOT NULL
        ON CONFLICT (organisation_id, source_type, kind, identifier_from, identifier_to) DO UPDATE
-         SET input_version = EXCLUDED.input_version, items_hash = EXCLUDED.items_hash, items = EXCLUDED.items,
-             findings = EXCLUDED.findings, matched_at = now()
+         SET input_version = EXCLUDED.input_version, items_hash = EXCLUDED.items_hash,
+             items_revision = EXCLUDED.items_revision, items = EXCLUDED.items, findings = EXCLUDED.findings,
+             matched_at = now()
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             (SELECT map FROM after) -> ch.item_id::text AS after,
