@@ -1,15 +1,13 @@
-import { SOURCE_TYPE_CODES, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
+import { SOURCE_TYPE_CODES, SOURCE_TYPES } from '@pledgewatch/contract';
 import type pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
-import { withTransaction } from '../apps/server/src/db/pool.ts';
 import type { PhaseTimings } from '../apps/server/src/lib/phase-timings.ts';
-import { deleteInactiveRecords } from '../apps/server/src/modules/checks/sources/sources.queries.ts';
-import { importDatasetIn } from '../apps/server/src/modules/checks/sources/sources.service.ts';
 import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { type BenchDataset, seedDatasetVersion } from './datasets.ts';
 import { type BenchContext, printTable, runLoad } from './harness.ts';
 
 const ITEMS = Number(process.env.BENCH_CHECK_ITEMS ?? 1_000_000);
@@ -20,7 +18,7 @@ const PLEDGE_RECORDS = Number(process.env.BENCH_CHECK_PLEDGE_RECORDS ?? ITEMS);
  * Dataset sizes and the share of portfolio VINs each one matches: 1,000,000 pledge records (every
  * tenth portfolio VIN pledged, the rest other vehicles) plus the other datasets: 2.8 records an item.
  */
-const DATASETS: { type: SourceType; records: number; matchEvery: number }[] = [
+const DATASETS: BenchDataset[] = [
   { type: 'pledges', records: PLEDGE_RECORDS, matchEvery: 10 },
   { type: 'wanted', records: ITEMS / 10, matchEvery: 100 },
   { type: 'restrictions', records: ITEMS / 5, matchEvery: 20 },
@@ -33,34 +31,8 @@ const DATASETS: { type: SourceType; records: number; matchEvery: number }[] = [
 
 const vinOf = (n: string) => `'XTB' || lpad((${n})::text, 14, '0')`;
 
-async function seedDataset(db: pg.Pool, spec: (typeof DATASETS)[number]): Promise<void> {
-  const document = SOURCE_TYPES[spec.type].itemKinds.includes('document');
-  // Matching records first (every matchEvery-th portfolio VIN), then records about other vehicles or people.
-  const matching = spec.matchEvery ? Math.floor(ITEMS / spec.matchEvery) : 0;
-  // One transaction, as an import: the new version goes live with its records.
-  await withTransaction(db, async (tx) => {
-    const id = await importDatasetIn(tx, { type: spec.type, fileName: `bench-${spec.type}`, records: [] });
-    // Named as an import names it, so that only this type's input version is raised (migration 0041).
-    await tx.query(`SELECT set_config('pledgewatch.source_records_type', $1, true)`, [spec.type]);
-    await tx.query(
-      `INSERT INTO source_records (import_id, document_type, identifier, finding_key, payload)
-       SELECT $1, $2, CASE WHEN g <= $3 THEN ${vinOf('g * $4')} ELSE $5 || lpad(g::text, 10, '0') END,
-              $6 || g, jsonb_build_object('record_id', $6 || g, 'status', 'active', 'date', '2025-01-01', 'pledgee', 'Банк')
-         FROM generate_series(1, $7::int) g`,
-      [
-        id,
-        document ? 'passport_rf' : '',
-        matching,
-        spec.matchEvery || 1,
-        document ? '' : 'XTZ',
-        `${spec.type}-`,
-        spec.records,
-      ],
-    );
-    await tx.query('UPDATE source_imports SET records_total = $2 WHERE id = $1', [id, spec.records]);
-  });
-  await withTransaction(db, (tx) => deleteInactiveRecords(tx, spec.type));
-}
+const seedDataset = (db: pg.Pool, spec: BenchDataset) =>
+  seedDatasetVersion(db, spec, { items: ITEMS, itemIdentifier: vinOf });
 
 async function waitForRun(db: pg.Pool, runId: string): Promise<{ status: string; events: number }> {
   for (;;) {

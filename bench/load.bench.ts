@@ -5,24 +5,17 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import {
-  authEndpoints,
-  checkEndpoints,
-  monitoringEndpoints,
-  SOURCE_TYPES,
-  type SourceType,
-  uploadEndpoints,
-} from '@pledgewatch/contract';
+import { authEndpoints, checkEndpoints, monitoringEndpoints, uploadEndpoints } from '@pledgewatch/contract';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
 import { demoVin } from '../apps/server/src/demo/demo-portfolio.ts';
-import { importDataset } from '../apps/server/src/modules/checks/sources/sources.service.ts';
 import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { type BenchDataset, seedDatasetVersion } from './datasets.ts';
 import { type BenchContext, percentile } from './harness.ts';
 
 const ITEMS = Number(process.env.BENCH_LOAD_ITEMS ?? 1_000_000);
@@ -51,7 +44,7 @@ const DOC_SOURCES = `ARRAY['bankruptcy','enforcement','passport']`;
  * Dataset sizes as in the checks bench; each matches every n-th seeded number (not a step of 10: the
  * multiples of 10 are documents in the portfolio).
  */
-const DATASETS: { type: SourceType; records: number; matchEvery: number }[] = (
+const DATASETS: BenchDataset[] = (
   [
     { type: 'pledges', records: ITEMS, matchEvery: 7 },
     { type: 'wanted', records: ITEMS / 10, matchEvery: 97 },
@@ -288,25 +281,7 @@ async function seed(db: pg.Pool, organisationId: string, userId: string): Promis
   );
   const t2 = performance.now();
   for (const spec of DATASETS) {
-    const created = await importDataset({ db, type: spec.type, fileName: `bench-${spec.type}`, records: [] });
-    const document = SOURCE_TYPES[spec.type].itemKinds.includes('document');
-    const matching = spec.matchEvery ? Math.floor(ITEMS / spec.matchEvery) : 0;
-    await db.query(
-      `INSERT INTO source_records (import_id, document_type, identifier, finding_key, payload)
-       SELECT $1, $2, CASE WHEN g <= $3 THEN ${ITEM_VIN('g * $4')} ELSE $5 || lpad(g::text, 10, '0') END,
-              $6 || g, jsonb_build_object('record_id', $6 || g, 'status', 'active', 'date', '2025-01-01', 'pledgee', 'Банк')
-         FROM generate_series(1, $7::int) g`,
-      [
-        created.id,
-        document ? 'passport_rf' : '',
-        matching,
-        spec.matchEvery || 1,
-        document ? '' : 'XTZ',
-        `${spec.type}-`,
-        spec.records,
-      ],
-    );
-    await db.query('UPDATE source_imports SET records_total = $2 WHERE id = $1', [created.id, spec.records]);
+    await seedDatasetVersion(db, spec, { items: ITEMS, itemIdentifier: ITEM_VIN });
   }
   const datasetsMs = performance.now() - t2;
   for (const table of [
