@@ -7,6 +7,16 @@ import { createBoss, createJobQueue, DEFAULT_HEARTBEAT_SECONDS, registerJobs } f
 
 const { app, config, connectionString } = await buildTestApp();
 
+/** A queue of the test's own, stopped when the test ends. */
+async function startBoss() {
+  const boss = createBoss(connectionString, { schedule: false });
+  boss.on('error', () => {});
+  onTestFinished(() => boss.stop({ graceful: false }));
+  await boss.start();
+  const queue = createJobQueue(boss);
+  return { boss, queue, context: { db: app.db, config, mailer: app.mailer, queue, log: app.log } };
+}
+
 describe('job batches', () => {
   it('one job of a batch that throws is retried alone; the others complete and are not redone', async () => {
     const runs: number[] = [];
@@ -24,12 +34,7 @@ describe('job batches', () => {
         }
       },
     });
-    const boss = createBoss(connectionString, { schedule: false });
-    boss.on('error', () => {});
-    onTestFinished(() => boss.stop({ graceful: false }));
-    await boss.start();
-    const queue = createJobQueue(boss);
-    const context = { db: app.db, config, mailer: app.mailer, queue, log: app.log };
+    const { boss, queue, context } = await startBoss();
     await registerJobs(boss, context, { work: false, definitions: [batchJob] });
     const ids: string[] = [];
     for (const n of [0, 1, 2, 3]) {
@@ -51,12 +56,7 @@ describe('job batches', () => {
   });
 
   it('a queue created under an older policy takes the current one; every queue heartbeats', async () => {
-    const boss = createBoss(connectionString, { schedule: false });
-    boss.on('error', () => {});
-    onTestFinished(() => boss.stop({ graceful: false }));
-    await boss.start();
-    const queue = createJobQueue(boss);
-    const context = { db: app.db, config, mailer: app.mailer, queue, log: app.log };
+    const { boss, context } = await startBoss();
     // As an earlier release created it: fewer retries, a long expiry and no heartbeat.
     await boss.createQueue('test.policy', { retryLimit: 1, expireInSeconds: 3600 });
     const definition = defineJob({
@@ -91,12 +91,7 @@ describe('job batches', () => {
         handled.push(job.data.n);
       },
     });
-    const boss = createBoss(connectionString, { schedule: false });
-    boss.on('error', () => {});
-    onTestFinished(() => boss.stop({ graceful: false }));
-    await boss.start();
-    const queue = createJobQueue(boss);
-    const context = { db: app.db, config, mailer: app.mailer, queue, log: app.log };
+    const { boss, queue, context } = await startBoss();
     // A poll of a minute: only the queue's NOTIFY can bring the job within the wait below.
     await registerJobs(boss, context, { work: true, definitions: [definition], pollingSeconds: 60 });
     // The consumer's first fetch (at start, empty) is over before the job exists.
