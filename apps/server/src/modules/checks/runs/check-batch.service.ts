@@ -112,7 +112,8 @@ async function unchangedSources(
     run: CheckRunRow;
     batch: BatchRow;
     adapters: SourceAdapter[];
-    matches: Map<SourceType, BatchFindingsSql>;
+    /** The dataset sources' matches read for the batch; null for a source with no data. */
+    matches: Map<SourceType, BatchFindingsSql | null>;
   },
 ): Promise<Map<SourceType, UnchangedMatch>> {
   const groups = new Map<
@@ -336,14 +337,7 @@ export async function processCheckBatch(
         matches.set(adapter.type, await timed('active dataset', () => adapter.batchFindings!()));
       }
       const unchanged = await timed('unchanged sources', () =>
-        unchangedSources(tx, {
-          run,
-          batch: locked,
-          adapters,
-          matches: new Map(
-            [...matches].filter((entry): entry is [SourceType, BatchFindingsSql] => entry[1] !== null),
-          ),
-        }),
+        unchangedSources(tx, { run, batch: locked, adapters, matches }),
       );
       const applied: AppliedSource[] = [];
       for (const adapter of adapters) {
