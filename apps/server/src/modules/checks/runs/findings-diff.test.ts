@@ -1,12 +1,14 @@
 import {
   EVENT_TYPE_CODES,
+  EVENT_TYPES,
   type EventType,
   type Finding,
   JOB_EVENT_TYPES,
+  SOURCE_TYPE_CODES,
   type SourceType,
 } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
-import { diffFindings, sameFindings } from './findings-diff.ts';
+import { diffFindings, raisesOnFirstCheck, sameFindings } from './findings-diff.ts';
 
 const f = (key: string, payload: Record<string, unknown> = {}): Finding => ({ key, payload });
 
@@ -169,5 +171,41 @@ describe('diffFindings', () => {
     });
     expect(event!.demo).toBe(true);
     expect(event!.severity).toBe('critical');
+  });
+
+  it('raisesOnFirstCheck: a source raises on a first check exactly when some pair makes it raise', () => {
+    // Every pair of the cases, with payload variants (statuses, flags) and either side emptied,
+    // diffed for every source as a first check.
+    const payloads = [
+      {},
+      { status: 'active' },
+      { status: 'open' },
+      { status: 'closed' },
+      { status: 'excluded' },
+    ];
+    const variants = (findings: Finding[]) => [
+      [],
+      findings,
+      ...payloads.map((payload) => findings.map((finding) => f(finding.key, payload))),
+    ];
+    for (const source of SOURCE_TYPE_CODES) {
+      const raised = new Set<EventType>();
+      for (const c of CASES) {
+        for (const before of variants(c.before)) {
+          for (const after of variants(c.after)) {
+            for (const event of diffFindings({ source, before, after, firstCheck: true })) {
+              raised.add(event.type);
+            }
+            // Whatever the check, a source raises only its own event types and those of no source.
+            for (const event of diffFindings({ source, before, after, firstCheck: false })) {
+              expect([source, null]).toContain(EVENT_TYPES[event.type].source);
+            }
+          }
+        }
+      }
+      expect(raisesOnFirstCheck(source), source).toBe(raised.size > 0);
+    }
+    expect(raisesOnFirstCheck('registration')).toBe(false);
+    expect(raisesOnFirstCheck('pledges')).toBe(true);
   });
 });

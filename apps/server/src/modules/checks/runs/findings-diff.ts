@@ -151,6 +151,17 @@ function changed(
 }
 
 /**
+ * Whether an item's first check can raise any event of the source. diffFindings raises only the
+ * source's own event types and those of no source (`finding_changed`), and on a first check only
+ * those marked `onFirstCheck`: a source without one (the registration history) raises nothing then,
+ * so a run need not even read its first findings back (diffDatasetBatch).
+ */
+export const raisesOnFirstCheck = (source: SourceType): boolean =>
+  Object.values(EVENT_TYPES).some(
+    (info) => (info.source === source || info.source === null) && info.onFirstCheck,
+  );
+
+/**
  * Turns one item's findings of one source, before and after a check, into events. On an item's first
  * check only events marked `onFirstCheck` are raised: a pledge, a wanted notice or a bankruptcy that
  * already exists is news to the lender, an ownership change years ago in the registration history is not.

@@ -10,7 +10,7 @@ import type { BatchFindingsSql, CheckItem } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { addItems, importRecords, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { diffFindings } from './findings-diff.ts';
-import { findUnchangedSources, writeSnapshots } from './runs.queries.ts';
+import { diffDatasetBatch, findUnchangedSources, writeSnapshots } from './runs.queries.ts';
 
 // Four items a batch: the twelve VINs are three batches, so ranges and their edges are exercised.
 const { app, config } = await buildTestApp({ config: { checkBatchSize: 4 } });
@@ -460,5 +460,66 @@ describe('a repeated run over unchanged inputs', () => {
       batch: await batchOf(run.id, item.identifier),
       source: 'bankruptcy',
     });
+  });
+});
+
+/**
+ * The registration history raises nothing on an item's first check (raisesOnFirstCheck): a match
+ * writes those items' snapshots but does not send their findings back (issue #15, a third of a
+ * first run's matched findings in the benchmark).
+ */
+describe('first checks of a source that raises nothing on them', () => {
+  it('writes the snapshots without reading the findings back (registration), unlike pledges', async () => {
+    const client = await app.db.connect();
+    try {
+      await client.query('BEGIN');
+      const neverChecked = [vin(5), vin(9), vin(12)];
+      await client.query(
+        `DELETE FROM finding_snapshots s USING monitoring_items i WHERE i.id = s.item_id AND i.identifier = ANY($1)`,
+        [neverChecked],
+      );
+      await client.query(
+        `UPDATE monitoring_item_checks SET unranged_since = now(), last_checked_at = NULL WHERE identifier = ANY($1)`,
+        [neverChecked],
+      );
+      const { rows: runs } = await client.query<{ id: string }>(
+        'SELECT id FROM check_runs WHERE organisation_id = $1 ORDER BY created_at DESC LIMIT 1',
+        [analyst.organisationId],
+      );
+      const adapters = createSourceAdapters({ db: client, config, organisationId: analyst.organisationId });
+      const match = async (type: 'registration' | 'pledges') => {
+        const findings = await adapters.find((adapter) => adapter.type === type)!.batchFindings!();
+        return diffDatasetBatch(client, {
+          organisationId: analyst.organisationId,
+          kind: 'vin',
+          identifierFrom: vin(1),
+          identifierTo: vin(99),
+          kinds: SOURCE_TYPES[type].itemKinds,
+          documentTypes: null,
+          sourceType: type,
+          runId: runs[0]!.id,
+          findings: findings!,
+        });
+      };
+      const registration = await match('registration');
+      expect(registration.changes).toEqual([]);
+      expect(registration.findings).toBe(2);
+      const { rows: snapshots } = await client.query<{ identifier: string; keys: string[] }>(
+        `SELECT identifier, (SELECT array_agg(f->>'key' ORDER BY f->>'key') FROM jsonb_array_elements(findings) f) AS keys
+           FROM finding_snapshots WHERE source_type = 'registration' AND identifier = ANY($1) ORDER BY identifier`,
+        [neverChecked],
+      );
+      expect(snapshots).toEqual([
+        { identifier: vin(5), keys: ['G1', 'G2'] },
+        { identifier: vin(9), keys: ['G9'] },
+      ]);
+      const pledges = await match('pledges');
+      expect(pledges.changes.map((change) => [change.first_check, change.after?.map((f) => f.key)])).toEqual([
+        [true, ['N-12']],
+      ]);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });

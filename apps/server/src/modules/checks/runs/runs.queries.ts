@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CheckRunTrigger, Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import type { BatchFindingsSql } from '../sources/source-adapter.ts';
-import type { EventDraft } from './findings-diff.ts';
+import { type EventDraft, raisesOnFirstCheck } from './findings-diff.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed';
 
@@ -299,6 +299,11 @@ const scopeParams = (scope: BatchScope) => [
   scope.documentTypes,
 ];
 
+/** Whether the item was never checked: unranged without an own stamp (0030), or no check row. */
+const isFirstCheck = (itemId: string) =>
+  `coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
+              WHERE k.item_id = ${itemId}), true)`;
+
 export interface ItemChange {
   item_id: string;
   /** Set by remote sources (their snapshots are written from it). */
@@ -342,7 +347,7 @@ export async function findUnchangedSources(
   sources: { type: SourceType; findings: BatchFindingsSql }[],
 ): Promise<Map<SourceType, { items: number; findings: number }>> {
   const versions = sources.flatMap(({ type, findings }) => {
-    const version = matchVersion(findings);
+    const version = matchVersion(findings, type);
     return version ? [{ type, version }] : [];
   });
   if (versions.length === 0) {
@@ -378,7 +383,7 @@ export async function findUnchangedSources(
  * fingerprint compares (matchVersion): a release that changes how findings are built or diffed
  * matches every range again.
  */
-const diffStatement = (findings: BatchFindingsSql) =>
+const diffStatement = (findings: BatchFindingsSql, sourceType: SourceType) =>
   `WITH ${BATCH_ITEMS_CTE},
      found AS MATERIALIZED (${findings.sql(10)}),
      cur AS MATERIALIZED (
@@ -446,19 +451,20 @@ const diffStatement = (findings: BatchFindingsSql) =>
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             (SELECT map FROM after) -> ch.item_id::text AS after,
-            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
-                       WHERE k.item_id = ch.item_id), true)
-              AS first_check,
+            ${isFirstCheck('ch.item_id')} AS first_check,
             0 AS items, 0 AS findings
        FROM changed ch
+       -- A source whose first checks raise nothing (the registration history): its items' first
+       -- findings are written as snapshots above and need not leave the database.
+      ${raisesOnFirstCheck(sourceType) ? '' : `WHERE NOT ${isFirstCheck('ch.item_id')}`}
      UNION ALL
      SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`;
 
 /** A match's inputs as a fingerprint stores them: the source's input version and the matching statement. */
-function matchVersion(findings: BatchFindingsSql): string | null {
+function matchVersion(findings: BatchFindingsSql, sourceType: SourceType): string | null {
   return (
     findings.inputVersion &&
-    `${findings.inputVersion} statement=${createHash('sha1').update(diffStatement(findings)).digest('hex')}`
+    `${findings.inputVersion} statement=${createHash('sha1').update(diffStatement(findings, sourceType)).digest('hex')}`
   );
 }
 
@@ -471,12 +477,12 @@ export async function diffDatasetBatch(
   // million-row dataset per batch on average. Index probes or a hash join are what this wants.
   await db.query('SET LOCAL enable_mergejoin = off');
   const { rows } = await db.query<ItemChange & { items: number; findings: number }>(
-    diffStatement(scope.findings),
+    diffStatement(scope.findings, scope.sourceType),
     [
       ...scopeParams(scope),
       scope.sourceType,
       scope.runId,
-      matchVersion(scope.findings),
+      matchVersion(scope.findings, scope.sourceType),
       ...scope.findings.params,
     ],
   );
@@ -502,8 +508,7 @@ export async function listBatchItems(db: Queryable, scope: BatchScope): Promise<
   const { rows } = await db.query<BatchItemRow>(
     `WITH ${BATCH_ITEMS_CTE}
      SELECT b.id, $2::text AS kind, nullif(b.document_type, '') AS document_type, b.identifier,
-            coalesce((SELECT k.unranged_since IS NOT NULL AND k.last_checked_at IS NULL FROM monitoring_item_checks k
-                       WHERE k.item_id = b.id), true) AS first_check
+            ${isFirstCheck('b.id')} AS first_check
        FROM batch_items b ORDER BY b.identifier, b.document_type`,
     scopeParams(scope),
   );
