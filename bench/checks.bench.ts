@@ -65,7 +65,15 @@ async function bareJoin(db: pg.Pool, organisationId: string): Promise<number> {
 
 /** A full regular check over 1,000,000 items on real PostgreSQL, beside a bare SQL join; one-time check latency. */
 export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promise<void> {
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false' }), checkBatchSize: 10_000 };
+  // BENCH_CHECK_CONCURRENCY: batches at a time, as a worker process runs them (the app's default: one).
+  const concurrency = process.env.BENCH_CHECK_CONCURRENCY
+    ? Number(process.env.BENCH_CHECK_CONCURRENCY)
+    : undefined;
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false' }),
+    checkBatchSize: 10_000,
+    ...(concurrency ? { checkBatchConcurrency: concurrency, appHeavyJobs: concurrency } : {}),
+  };
   // The batch jobs add their time per phase here; each run below starts from empty.
   const batchPhaseTimings: PhaseTimings = {};
   const app = await buildApp({
@@ -167,9 +175,14 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
       `${name} run: ${r.planned.toFixed(1)} s queued + planned, ${r.batches.toFixed(1)} s of batches`,
     );
   }
-  t0 = performance.now();
-  const matches = await bareJoin(db, organisationId);
-  const joinSeconds = (performance.now() - t0) / 1000;
+  // The join's time varies by a factor of two from call to call on the shared machine: its best of three.
+  let matches = 0;
+  let joinSeconds = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    t0 = performance.now();
+    matches = await bareJoin(db, organisationId);
+    joinSeconds = Math.min(joinSeconds, (performance.now() - t0) / 1000);
+  }
 
   // The floor of any first run that keeps what the product keeps: the first run's own output rows
   // (every item's findings snapshot, every event) written once more, by one INSERT … SELECT each,
@@ -207,7 +220,7 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
     `run after one source (${refreshed.type}, ${refreshed.records.toLocaleString('en')} records) was refreshed: ${third.seconds.toFixed(1)} s, ${third.events} events, ${third.status}`,
   );
   console.log(
-    `bare SQL join, same matching over all 8 sources:            ${joinSeconds.toFixed(1)} s, ${matches.toLocaleString('en')} matches`,
+    `bare SQL join, same matching over all 8 sources (best of 3): ${joinSeconds.toFixed(1)} s, ${matches.toLocaleString('en')} matches`,
   );
   console.log(
     `floor of a first run: the join + its snapshots and events written: ${floorSeconds.toFixed(1)} s (${(floorSeconds / joinSeconds).toFixed(2)}× the join; the first run is ${(first.seconds / floorSeconds).toFixed(2)}× it)`,
@@ -215,7 +228,7 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
   console.log(
     `ratio run / join: first ${(first.seconds / joinSeconds).toFixed(2)}×, repeated ${(second.seconds / joinSeconds).toFixed(2)}× (targets: run ≤ 60 s, ≤ 2× the join)`,
   );
-  const resultLine = `RESULT checks items=${ITEMS} records=${DATASETS.reduce((s, d) => s + d.records, 0)} pledge_records=${PLEDGE_RECORDS} first_s=${first.seconds.toFixed(1)} repeat_s=${second.seconds.toFixed(1)} join_s=${joinSeconds.toFixed(1)} ratio_first=${(first.seconds / joinSeconds).toFixed(2)} ratio_repeat=${(second.seconds / joinSeconds).toFixed(2)} refreshed_s=${third.seconds.toFixed(1)} floor_s=${floorSeconds.toFixed(1)} ratio_floor=${(floorSeconds / joinSeconds).toFixed(2)}`;
+  const resultLine = `RESULT checks items=${ITEMS}${concurrency ? ` concurrency=${concurrency}` : ''} records=${DATASETS.reduce((s, d) => s + d.records, 0)} pledge_records=${PLEDGE_RECORDS} first_s=${first.seconds.toFixed(1)} repeat_s=${second.seconds.toFixed(1)} join_s=${joinSeconds.toFixed(1)} ratio_first=${(first.seconds / joinSeconds).toFixed(2)} ratio_repeat=${(second.seconds / joinSeconds).toFixed(2)} refreshed_s=${third.seconds.toFixed(1)} floor_s=${floorSeconds.toFixed(1)} ratio_floor=${(floorSeconds / joinSeconds).toFixed(2)}`;
 
   const sample = Array.from(
     { length: 1000 },
