@@ -11,7 +11,7 @@ import { getLastItemCheckAt } from '../../dashboard/dashboard.queries.ts';
 import { findItems, lastCheckOrder } from '../../monitoring/monitoring.queries.ts';
 import { addItems, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { processCheckBatch } from './check-batch.service.ts';
-import { listBatchNumbers } from './runs.queries.ts';
+import { listBatchNumbers, stampCheckedRange } from './runs.queries.ts';
 import { planCheckRun, startScopedCheckRun } from './runs.service.ts';
 
 // Three items a batch: adding items between runs moves every later batch edge.
@@ -246,5 +246,39 @@ describe('the last check of items recorded per checked range', () => {
       expect(plan).not.toContain('"Relation Name":"monitoring_items"');
       expect(plan).toMatch(/"Index Cond":"[^"]*item_status = s\.status/);
     }
+  });
+
+  it("turns a range's unranged active items ranged by their check rows alone, not one probe of the item each", async () => {
+    // A first run turns every item ranged (a million updates): the item's status is read from its
+    // check row (0039), where the status trigger keeps it.
+    const statements: { text: string; params: unknown[] }[] = [];
+    const client = await app.db.connect();
+    try {
+      // Stamped in a transaction rolled back: the other tests' expectations stay as they are.
+      await client.query('BEGIN');
+      const recording = {
+        query: (text: string, params: unknown[]) => {
+          statements.push({ text, params });
+          return client.query(text, params);
+        },
+      };
+      await stampCheckedRange(recording as never, {
+        organisationId: analyst.organisationId,
+        kind: 'vin',
+        identifierFrom: vin('0'),
+        identifierTo: vin('99999'),
+      });
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+    const turning = statements.find(({ text }) => text.includes('UPDATE monitoring_item_checks'));
+    expect(turning).toBeDefined();
+    const { rows } = await app.db.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (FORMAT JSON) ${turning!.text}`,
+      turning!.params,
+    );
+    expect(JSON.stringify(rows[0]!['QUERY PLAN'])).not.toContain('"Relation Name":"monitoring_items"');
+    await expectReaders();
   });
 });
