@@ -328,13 +328,14 @@ const ITEMS_REVISION =
   '(SELECT coalesce(sum(marks), 0) FROM monitoring_item_revisions WHERE organisation_id = $1)';
 
 /**
- * The batch's items as one value: md5 of every item's id, identifier and document type in
- * identifier order (byte order: cheap, and the same under any database collation). Equal values,
- * equal items: no item added, removed, paused, resumed or renamed in the range.
+ * The batch's items as one value: the count and the sum of a 64-bit hash of every item's id,
+ * identifier and document type. Equal values, equal items: no item added, removed, paused, resumed
+ * or renamed in the range (a replaced item collides only if its hash equals the one it replaced,
+ * 1 in 2^64). The sum needs no order, so no sort of the batch: it costs half of an md5 over the
+ * items in identifier order, once per source and batch.
  */
 const itemsHash = (item: string, documentType: string) =>
-  `md5(coalesce(string_agg(${item}.id::text || ' ' || ${item}.identifier || ' ' || ${documentType}, ','
-                           ORDER BY ${item}.identifier COLLATE "C", ${documentType} COLLATE "C", ${item}.id), ''))`;
+  `count(*) || ':' || coalesce(sum(hashtextextended(${item}.id::text || ' ' || ${item}.identifier || ' ' || ${documentType}, 0)::numeric), 0)`;
 
 /**
  * The sources (of one scope) whose last match over exactly this range had the same items, the
