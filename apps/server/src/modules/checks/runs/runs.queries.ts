@@ -406,15 +406,19 @@ const diffStatement = (findings: BatchFindingsSql, sourceType: SourceType) =>
                  WHERE i.id = s.item_id AND i.status = 'active' AND i.kind = $2 AND i.kind = ANY($5)
                    AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))))
      ),
-     -- Findings before and after as objects keyed by item id: lookups, never a join whose sides the
-     -- planner cannot estimate (a nested loop over two CTEs is quadratic on a first run).
+     -- The changed items' findings after (a lookup in an object of their ids: never a join whose
+     -- sides the planner cannot estimate, as a nested loop over two CTEs is quadratic on a first run),
+     -- joined to them by a full join, which can only be hashed or merged.
      after AS MATERIALIZED (
-       SELECT jsonb_object_agg(item_id::text, findings) AS map FROM (
-         SELECT f.item_id, jsonb_agg(jsonb_build_object('key', f.key, 'payload', f.payload) ORDER BY f.key) AS findings
-           FROM found f
-          WHERE (SELECT jsonb_object_agg(item_id::text, true) FROM changed WHERE hash IS NOT NULL) ? f.item_id::text
-          GROUP BY f.item_id) x
+       SELECT f.item_id, jsonb_agg(jsonb_build_object('key', f.key, 'payload', f.payload) ORDER BY f.key) AS findings
+         FROM found f
+        WHERE (SELECT jsonb_object_agg(item_id::text, true) FROM changed WHERE hash IS NOT NULL) ? f.item_id::text
+        GROUP BY f.item_id
      ),
+     changes AS MATERIALIZED (
+       SELECT ch.item_id, ch.hash, ch.had, a.findings FROM changed ch FULL JOIN after a ON a.item_id = ch.item_id
+     ),
+     -- Findings before as an object keyed by item id, for the same reason.
      before AS MATERIALIZED (
        SELECT jsonb_object_agg(s.item_id::text, s.findings) AS map FROM finding_snapshots s
         WHERE s.source_type = $7 AND s.item_id = ANY (ARRAY(SELECT item_id FROM changed WHERE had))
@@ -422,8 +426,8 @@ const diffStatement = (findings: BatchFindingsSql, sourceType: SourceType) =>
      upserted AS (
        INSERT INTO finding_snapshots (item_id, source_type, organisation_id, identifier, findings, hash, run_id)
        SELECT ch.item_id, $7, $1, (SELECT i.identifier FROM monitoring_items i WHERE i.id = ch.item_id),
-              (SELECT map FROM after) -> ch.item_id::text, ch.hash, $8
-         FROM changed ch WHERE ch.hash IS NOT NULL
+              ch.findings, ch.hash, $8
+         FROM changes ch WHERE ch.hash IS NOT NULL
        ON CONFLICT (item_id, source_type) DO UPDATE
          SET identifier = EXCLUDED.identifier, findings = EXCLUDED.findings, hash = EXCLUDED.hash,
              run_id = EXCLUDED.run_id, updated_at = now()
@@ -451,10 +455,10 @@ const diffStatement = (findings: BatchFindingsSql, sourceType: SourceType) =>
              matched_at = now()
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
-            (SELECT map FROM after) -> ch.item_id::text AS after,
+            ch.findings AS after,
             ${isFirstCheck('ch.item_id')} AS first_check,
             0 AS items, 0 AS findings
-       FROM changed ch
+       FROM changes ch
        -- A source whose first checks raise nothing (the registration history): its items' first
        -- findings are written as snapshots above and need not leave the database.
       ${raisesOnFirstCheck(sourceType) ? '' : `WHERE NOT ${isFirstCheck('ch.item_id')}`}
