@@ -129,7 +129,7 @@ export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?:
         sql: (p) =>
           // The batch's items are all VINs (the source's only item kind). No filter on them: one
           // would make the planner take the batch for a few dozen items and probe the records item
-          // by item instead of reading the batch's range of them once (2.3 ms a 10,000-item batch).
+          // by item instead of reading the batch's range of them once (23 ms a 10,000-item batch, not 8).
           `SELECT ref AS item_id, key, payload FROM (
              WITH b AS (SELECT id AS ref, identifier FROM batch_items)
              ${findingsSql(`$${p + 1}::uuid`, `$${p}::uuid`, `BETWEEN $${BATCH_IDENTIFIER_FROM} AND $${BATCH_IDENTIFIER_TO}`)}
