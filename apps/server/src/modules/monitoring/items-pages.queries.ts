@@ -1,3 +1,4 @@
+import { itemsRevisionSql } from '../../db/item-revision.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { cachedMatches, type SortedMatches, sortOnce } from './sorted-matches-cache.ts';
 
@@ -57,8 +58,8 @@ export async function pageFromTheEnd<ItemRow extends { id: string }>(
 const SORTED_STRETCH = 1_000;
 /** Delta rows of one organisation's revision above which they are folded (compact_monitoring_item_revisions). */
 const REVISION_ROWS_TO_COMPACT = 64;
-/** The revision of the organisation's list (0036): grows with every committed insert, delete or listed edit. */
-const REVISION = `(SELECT coalesce(sum(marks), 0)::text FROM monitoring_item_revisions WHERE organisation_id = $1)`;
+/** The revision of the organisation's list (0036), as text. */
+const REVISION = `${itemsRevisionSql('$1')}::text`;
 
 /**
  * Matches from `start` on (at most `span`) in the order, their number, and the revision they were

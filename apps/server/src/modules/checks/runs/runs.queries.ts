@@ -1,6 +1,7 @@
 // Over 500 lines by design: the SQL query catalogue of check runs (runs, batches, matching, snapshots), SQL only.
 import { createHash } from 'node:crypto';
 import type { CheckRunTrigger, Finding, ItemKind, SourceType } from '@pledgewatch/contract';
+import { itemsRevisionSql } from '../../../db/item-revision.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import type { BatchFindingsSql } from '../sources/source-adapter.ts';
 import { type EventDraft, raisesOnFirstCheck } from './findings-diff.ts';
@@ -122,9 +123,7 @@ export async function planBatches(
     return planScopedBatches(db, { ...run, itemScope: run.itemScope });
   }
   const { rows } = await db.query<{ batches: number; items: number }>(
-    `WITH revision AS (
-       SELECT coalesce(sum(marks), 0) AS marks FROM monitoring_item_revisions WHERE organisation_id = $2
-     ),
+    `WITH revision AS (SELECT ${itemsRevisionSql('$2')} AS marks),
      -- The organisation's last whole run, if its plan was made over the same items (0042): its
      -- batches are what ranking them again would give.
      previous AS (
@@ -313,19 +312,8 @@ export interface ItemChange {
   first_check: boolean;
 }
 
-/**
- * The set-based heart of a run, one statement per batch and source: matches every item of the batch
- * against a dataset source, compares each item's findings hash with its snapshot's (a range of
- * finding_snapshots_batch_idx), writes the snapshots of the items that changed and returns only
- * those, with their findings before and after. An unchanged batch returns no item and writes nothing.
- * Runs inside the batch's transaction, so the snapshots commit with the events or not at all.
- */
-/**
- * The revision of organisation $1's items (0036): it grows with every change of them that commits,
- * so an equal revision means the same items.
- */
-const ITEMS_REVISION =
-  '(SELECT coalesce(sum(marks), 0) FROM monitoring_item_revisions WHERE organisation_id = $1)';
+/** The revision of organisation $1's items (0036): equal revisions, the same items. */
+const ITEMS_REVISION = itemsRevisionSql('$1');
 
 /**
  * The batch's items as one value: the count and the sum of a 64-bit hash of every item's id,
@@ -339,8 +327,9 @@ const itemsHash = (item: string, documentType: string) =>
 
 /**
  * The sources (of one scope) whose last match over exactly this range had the same items, the
- * same input version and the same statement (matchVersion): matching them again would find the snapshots they hold and raise nothing
- * (check_source_fingerprints, migration 0041). Their item and finding counts as then.
+ * same input version and the same statement (matchVersion): matching them again would find the
+ * snapshots they hold and raise nothing (check_source_fingerprints, migration 0041). Their item and
+ * finding counts as then.
  */
 export async function findUnchangedSources(
   db: Queryable,
@@ -456,11 +445,12 @@ const diffStatement = (findings: BatchFindingsSql, sourceType: SourceType) =>
      )
      SELECT ch.item_id, (SELECT map FROM before) -> ch.item_id::text AS before,
             ch.findings AS after,
-            ${isFirstCheck('ch.item_id')} AS first_check,
+            ${raisesOnFirstCheck(sourceType) ? isFirstCheck('ch.item_id') : 'false'} AS first_check,
             0 AS items, 0 AS findings
        FROM changes ch
        -- A source whose first checks raise nothing (the registration history): its items' first
-       -- findings are written as snapshots above and need not leave the database.
+       -- findings are written as snapshots above and need not leave the database; the rest are not
+       -- first checks.
       ${raisesOnFirstCheck(sourceType) ? '' : `WHERE NOT ${isFirstCheck('ch.item_id')}`}
      UNION ALL
      SELECT NULL, NULL, NULL, false, (SELECT count(*) FROM batch_items)::int, (SELECT count(*) FROM cur)::int`;
@@ -473,6 +463,13 @@ function matchVersion(findings: BatchFindingsSql, sourceType: SourceType): strin
   );
 }
 
+/**
+ * The set-based heart of a run, one statement per batch and source: matches every item of the batch
+ * against a dataset source, compares each item's findings hash with its snapshot's (a range of
+ * finding_snapshots_batch_idx), writes the snapshots of the items that changed and returns only
+ * those, with their findings before and after. An unchanged batch returns no item and writes nothing.
+ * Runs inside the batch's transaction, so the snapshots commit with the events or not at all.
+ */
 export async function diffDatasetBatch(
   db: Queryable,
   scope: BatchScope & { sourceType: SourceType; runId: string; findings: BatchFindingsSql },
