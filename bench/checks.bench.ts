@@ -187,18 +187,18 @@ export async function benchChecks({ databaseUrl, seconds }: BenchContext): Promi
   // The floor of any first run that keeps what the product keeps: the first run's own output rows
   // (every item's findings snapshot, every event) written once more, by one INSERT … SELECT each,
   // into copies of their tables with the same indexes and no trigger or foreign key.
-  const floorTables = [
-    ['finding_snapshots', 'organisation_id = $1', [organisationId]],
-    ['monitoring_events', 'run_id = $1', [first.id]],
-  ] as const;
+  const floorTables: [table: string, where: string, value: string][] = [
+    ['finding_snapshots', 'organisation_id = $1', organisationId],
+    ['monitoring_events', 'run_id = $1', first.id],
+  ];
   let writesSeconds = 0;
-  for (const [table, where, params] of floorTables) {
+  for (const [table, where, value] of floorTables) {
     await db.query(`DROP TABLE IF EXISTS bench_floor_${table}`);
     await db.query(`CREATE TABLE bench_floor_${table} (LIKE ${table} INCLUDING ALL)`);
     t0 = performance.now();
     const { rowCount } = await db.query(
       `INSERT INTO bench_floor_${table} SELECT * FROM ${table} WHERE ${where}`,
-      params as unknown as string[],
+      [value],
     );
     const seconds = (performance.now() - t0) / 1000;
     writesSeconds += seconds;
