@@ -2,6 +2,7 @@
 import type { DOCUMENT_TYPE_CODES } from '@pledgewatch/identifiers';
 import { z } from 'zod';
 import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
+import { dateTimeSchema } from './dates.ts';
 import {
   documentTypeCodeSchema,
   type ItemKind,
@@ -388,11 +389,8 @@ export type EventSortKey = (typeof EVENT_SORT_KEYS)[number];
 export const eventsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
-  from: z.iso.datetime({ offset: true, error: 'Неверная дата' }).optional().describe('Начало периода (ISO)'),
-  to: z.iso
-    .datetime({ offset: true, error: 'Неверная дата' })
-    .optional()
-    .describe('Конец периода (ISO), не включая'),
+  from: dateTimeSchema.optional().describe('Начало периода (ISO)'),
+  to: dateTimeSchema.optional().describe('Конец периода (ISO), не включая'),
   type: csvList(eventTypeSchema).describe('Типы событий через запятую'),
   severity: csvList(severitySchema).describe('Важность через запятую'),
   source: csvList(sourceTypeSchema).describe('Источники через запятую'),

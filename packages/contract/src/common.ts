@@ -64,4 +64,5 @@ export const paginated = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int().describe('Всего записей по фильтру') });
 
 export const isoDateTime = z.string().describe('Дата и время в ISO 8601 (UTC)');
+
 export const uuid = z.string().uuid();

@@ -4,6 +4,7 @@ export * from './checks.ts';
 export * from './common.ts';
 export * from './csv.ts';
 export * from './dashboard.ts';
+export * from './dates.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './finding-format.ts';

@@ -9,6 +9,7 @@ import {
 } from '@pledgewatch/identifiers';
 import { z } from 'zod';
 import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
+import { calendarDateSchema, isCalendarDay } from './dates.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 /**
@@ -125,14 +126,10 @@ export function parseRuDate(input: string): string | null {
   } else {
     return null;
   }
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
+  if (!isCalendarDay(y, m, d) || y < 1900 || y > 2100) {
     return null;
   }
-  if (y < 1900 || y > 2100) {
-    return null;
-  }
-  return date.toISOString().slice(0, 10);
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 const text = (label: string, max: number) =>
@@ -524,10 +521,7 @@ const csvList = <T extends z.ZodType>(item: T) =>
       return parsed.length > 0 ? parsed : undefined;
     });
 
-const isoDateQuery = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Дата в формате ГГГГ-ММ-ДД' })
-  .optional();
+const isoDateQuery = calendarDateSchema.optional();
 
 export const pledgeEventsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventTypeSchema, sourceTypeSchema } from './checks.ts';
+import { calendarDateSchema, isCalendarDate } from './dates.ts';
 import { itemKindSchema } from './monitoring-items.ts';
 import { DELIVERY_STATUSES } from './notifications.ts';
 
@@ -24,18 +25,8 @@ export const STATISTICS_GROUPING_LABELS: Record<StatisticsGrouping, string> = {
 /** The longest period one request may cover (two years and a day), in days. */
 export const STATISTICS_MAX_DAYS = 732;
 
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDate = (value: string) => {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-};
-
 /** A Moscow calendar day, ГГГГ-ММ-ДД. */
-export const moscowDateSchema = z
-  .string({ error: 'Укажите дату' })
-  .regex(DATE_PATTERN, { error: 'Дата в формате ГГГГ-ММ-ДД' })
-  .refine(isRealDate, { error: 'Такой даты нет' })
-  .describe('Календарный день по Москве, ГГГГ-ММ-ДД');
+export const moscowDateSchema = calendarDateSchema.describe('Календарный день по Москве, ГГГГ-ММ-ДД');
 
 export const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
@@ -45,7 +36,7 @@ export function periodIssues(
   period: { from?: string; to?: string },
   maxDays = STATISTICS_MAX_DAYS,
 ): { field: 'from' | 'to'; message: string }[] {
-  if (!period.from || !period.to || !isRealDate(period.from) || !isRealDate(period.to)) {
+  if (!period.from || !period.to || !isCalendarDate(period.from) || !isCalendarDate(period.to)) {
     return [];
   }
   const span = daysBetween(period.from, period.to);
