@@ -30,6 +30,25 @@ export async function readSchemaSnapshot(db: Queryable): Promise<string> {
     out.push('');
   }
 
+  // Enums, range types and domains (composite types of tables are the tables themselves).
+  const types = await db.query<{ definition: string }>(
+    `SELECT CASE t.typtype
+              WHEN 'e' THEN format('CREATE TYPE %s AS ENUM (%s);', t.typname,
+                (SELECT string_agg(quote_literal(e.enumlabel), ', ' ORDER BY e.enumsortorder)
+                   FROM pg_enum e WHERE e.enumtypid = t.oid))
+              WHEN 'r' THEN format('CREATE TYPE %s AS RANGE (subtype = %s);', t.typname,
+                (SELECT format_type(r.rngsubtype, NULL) FROM pg_range r WHERE r.rngtypid = t.oid))
+              WHEN 'd' THEN format('CREATE DOMAIN %s AS %s;', t.typname, format_type(t.typbasetype, t.typtypmod))
+            END AS definition
+       FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+      WHERE n.nspname = 'public' AND t.typtype IN ('e', 'r', 'd')
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = t.oid AND d.deptype = 'e')
+      ORDER BY t.typname`,
+  );
+  if (types.rows.length > 0) {
+    out.push(...types.rows.map((row) => row.definition), '');
+  }
+
   const sequences = await db.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = 'public' AND c.relkind = 'S'
@@ -142,7 +161,7 @@ export async function readSchemaSnapshot(db: Queryable): Promise<string> {
     `SELECT pg_get_functiondef(p.oid) AS definition
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' AND p.prokind IN ('f', 'p')
-        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype IN ('e', 'i'))
       ORDER BY p.proname, pg_get_function_identity_arguments(p.oid)`,
   );
   for (const fn of functions.rows) {
@@ -182,7 +201,7 @@ export async function listTriggersAndFunctions(
     `SELECT DISTINCT p.proname AS name
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' AND p.prokind IN ('f', 'p')
-        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype IN ('e', 'i'))
       ORDER BY 1`,
   );
   return { triggers: triggers.rows.map((r) => r.name), functions: functions.rows.map((r) => r.name) };

@@ -3,6 +3,8 @@
 
 CREATE EXTENSION pg_trgm;
 
+CREATE TYPE pw_identifier_range AS RANGE (subtype = text);
+
 CREATE SEQUENCE monitoring_item_revision_marks;
 
 CREATE TABLE audit_log (
@@ -1110,36 +1112,6 @@ BEGIN
   DELETE FROM statistics_labels WHERE organisation_id = OLD.id;
   RETURN NULL;
 END $function$;
-
-CREATE OR REPLACE FUNCTION public.pw_identifier_multirange()
- RETURNS pw_identifier_multirange
- LANGUAGE internal
- IMMUTABLE PARALLEL SAFE STRICT
-AS $function$multirange_constructor0$function$;
-
-CREATE OR REPLACE FUNCTION public.pw_identifier_multirange(VARIADIC pw_identifier_range[])
- RETURNS pw_identifier_multirange
- LANGUAGE internal
- IMMUTABLE PARALLEL SAFE STRICT
-AS $function$multirange_constructor2$function$;
-
-CREATE OR REPLACE FUNCTION public.pw_identifier_multirange(pw_identifier_range)
- RETURNS pw_identifier_multirange
- LANGUAGE internal
- IMMUTABLE PARALLEL SAFE STRICT
-AS $function$multirange_constructor1$function$;
-
-CREATE OR REPLACE FUNCTION public.pw_identifier_range(text, text)
- RETURNS pw_identifier_range
- LANGUAGE internal
- IMMUTABLE PARALLEL SAFE
-AS $function$range_constructor2$function$;
-
-CREATE OR REPLACE FUNCTION public.pw_identifier_range(text, text, text)
- RETURNS pw_identifier_range
- LANGUAGE internal
- IMMUTABLE PARALLEL SAFE
-AS $function$range_constructor3$function$;
 
 CREATE OR REPLACE FUNCTION public.pw_uuid_v7()
  RETURNS uuid
