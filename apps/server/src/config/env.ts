@@ -159,7 +159,9 @@ const envSchema = z.object({
 /**
  * A source type becomes a remote (HTTP) source when SOURCE_<TYPE>_URL is set, e.g.
  * SOURCE_WANTED_URL, SOURCE_WANTED_TOKEN, SOURCE_WANTED_TIMEOUT_MS, SOURCE_WANTED_RETRIES,
- * SOURCE_WANTED_RATE_LIMIT (requests per second), SOURCE_WANTED_CACHE_TTL (seconds).
+ * SOURCE_WANTED_RATE_LIMIT (requests per second, all processes together), SOURCE_WANTED_CACHE_TTL
+ * (seconds), SOURCE_WANTED_DAILY_LIMIT (requests per Moscow day), SOURCE_WANTED_PRICE (roubles per
+ * request).
  */
 const remoteSourceEnvSchema = z.object({
   URL: z.string().url().optional(),
@@ -168,6 +170,8 @@ const remoteSourceEnvSchema = z.object({
   RETRIES: z.coerce.number().int().min(0).max(10).optional(),
   RATE_LIMIT: z.coerce.number().positive().optional(),
   CACHE_TTL: z.coerce.number().int().min(0).optional(),
+  DAILY_LIMIT: z.coerce.number().int().min(0).optional(),
+  PRICE: z.coerce.number().min(0).optional(),
 });
 
 export interface RemoteSourceConfig {
@@ -175,10 +179,14 @@ export interface RemoteSourceConfig {
   token?: string;
   timeoutMs: number;
   retries: number;
-  /** Requests per second, per process. */
+  /** Requests per second, all app and worker processes together (request-budget.ts). */
   rateLimit: number;
   /** Seconds an answer stays in the cache; undefined → the source type's default. */
   cacheTtl?: number;
+  /** Requests per Moscow day; undefined: no daily limit. */
+  dailyLimit?: number;
+  /** Roubles per request (0: not charged, or unknown). */
+  price: number;
 }
 
 export type Env = z.infer<typeof envSchema>;
@@ -254,6 +262,8 @@ function readRemoteSources(
         retries: parsed.data.RETRIES ?? env.SOURCE_RETRIES,
         rateLimit: parsed.data.RATE_LIMIT ?? env.SOURCE_RATE_LIMIT,
         cacheTtl: parsed.data.CACHE_TTL,
+        dailyLimit: parsed.data.DAILY_LIMIT,
+        price: parsed.data.PRICE ?? 0,
       };
     }
   }

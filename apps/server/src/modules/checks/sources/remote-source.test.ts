@@ -62,6 +62,7 @@ const remote: RemoteSourceConfig = {
   retries: 2,
   rateLimit: 1000,
   cacheTtl: 3600,
+  price: 0,
 };
 const { app, config } = await buildTestApp({ config: { remoteSources: { wanted: remote } } });
 const user = await createSignedInUser(app, { role: 'admin' });

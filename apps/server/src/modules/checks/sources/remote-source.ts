@@ -8,6 +8,7 @@ import {
   outboundRequest,
 } from '../../../lib/outbound/outbound-request.ts';
 import { sourceAnswersFor } from './dataset-source.ts';
+import { DAILY_LIMIT_REACHED, takeRequest } from './request-budget.ts';
 import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { getCachedAnswers, putCachedAnswers } from './sources.queries.ts';
 
@@ -27,17 +28,6 @@ const remoteAnswerSchema = z.object({ findings: z.array(findingSchema) });
 
 /** Largest answer read from a remote source for one identifier. */
 const REMOTE_ANSWER_MAX_BYTES = 5 * 1024 * 1024;
-
-/** At most `rate` requests per second per source type in this process. */
-const nextSlot = new Map<SourceType, number>();
-async function takeRateSlot(type: SourceType, rate: number): Promise<void> {
-  const now = Date.now();
-  const slot = Math.max(now, nextSlot.get(type) ?? 0);
-  nextSlot.set(type, slot + 1000 / rate);
-  if (slot > now) {
-    await new Promise((resolve) => setTimeout(resolve, slot - now));
-  }
-}
 
 class RemoteFailure extends Error {
   readonly retryable: boolean;
@@ -71,7 +61,9 @@ export function createRemoteSource(
     if (item.documentType) {
       url.searchParams.set('documentType', item.documentType);
     }
-    await takeRateSlot(type, config.rateLimit);
+    if ((await takeRequest(deps.db, type, config)) === DAILY_LIMIT_REACHED) {
+      throw new RemoteFailure('Дневной лимит запросов к источнику исчерпан', false);
+    }
     const timeoutText = `Источник не ответил за ${(config.timeoutMs / 1000).toLocaleString('ru-RU')} с`;
     let response: OutboundResponse;
     try {
