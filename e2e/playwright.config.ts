@@ -1,6 +1,13 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { E2E_APP_URL } from './support/stack.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  // Playwright's own browser download is not available on these machines: name the one command.
+  throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
+}
 
 export default defineConfig({
   testDir: './tests',
@@ -19,7 +26,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       // Debian's Chromium; Playwright's own browser download is not available on these machines.
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

