@@ -22,20 +22,53 @@ import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 export const PLEDGE_EVENT_KINDS = ['creation', 'change', 'exclusion'] as const;
 export const pledgeEventKindSchema = z
-  .enum(PLEDGE_EVENT_KINDS, { error: 'Вид уведомления: возникновение, изменение или исключение' })
-  .describe('creation — возникновение залога; change — изменение; exclusion — исключение');
+  .enum(PLEDGE_EVENT_KINDS, {
+    error: 'Вид уведомления: возникновение (УЗ1), изменение (УИ1) или исключение (УП1)',
+  })
+  .describe(
+    'creation — возникновение залога (форма УЗ1); change — изменение (УИ1); exclusion — исключение (УП1)',
+  );
 export type PledgeEventKind = z.infer<typeof pledgeEventKindSchema>;
 export const PLEDGE_EVENT_KIND_LABELS: Record<PledgeEventKind, string> = {
   creation: 'Возникновение',
   change: 'Изменение',
   exclusion: 'Исключение',
 };
-/** The notary forms of the three notifications. */
-export const PLEDGE_EVENT_FORMS: Record<PledgeEventKind, string> = {
+/**
+ * The notary forms of the three notifications (order of the Ministry of Justice № 131 of
+ * 17.06.2014): УЗ1 creation, УИ1 change, УП1 exclusion. УЗ2, УИ2 and УП2 are the same three for
+ * pledges that secure bonds, which the product does not handle (BOND_PLEDGE_FORMS).
+ */
+export const PLEDGE_EVENT_FORMS = {
   creation: 'УЗ1',
-  change: 'УЗ2',
-  exclusion: 'УЗ3',
+  change: 'УИ1',
+  exclusion: 'УП1',
+} as const satisfies Record<PledgeEventKind, string>;
+export type PledgeEventForm = (typeof PLEDGE_EVENT_FORMS)[PledgeEventKind];
+/** «Возникновение (УЗ1)»: the kind with its form, as screens and files name it. */
+export const PLEDGE_EVENT_KIND_FORM_LABELS: Record<PledgeEventKind, string> = {
+  creation: `${PLEDGE_EVENT_KIND_LABELS.creation} (${PLEDGE_EVENT_FORMS.creation})`,
+  change: `${PLEDGE_EVENT_KIND_LABELS.change} (${PLEDGE_EVENT_FORMS.change})`,
+  exclusion: `${PLEDGE_EVENT_KIND_LABELS.exclusion} (${PLEDGE_EVENT_FORMS.exclusion})`,
 };
+/**
+ * Form codes a file may carry that are not ours: what each is, for the row's error. УЗ3 is no
+ * approved form at all (older versions of this product called exclusion so).
+ */
+export const BOND_PLEDGE_FORMS: Record<string, string> = {
+  УЗ2: 'УЗ2 — уведомление о возникновении залога в обеспечение исполнения обязательств по облигациям',
+  УИ2: 'УИ2 — уведомление об изменении залога в обеспечение исполнения обязательств по облигациям',
+  УП2: 'УП2 — уведомление об исключении сведений о залоге в обеспечение исполнения обязательств по облигациям',
+  УЗ3: 'УЗ3 — такой формы нет среди утверждённых форм уведомлений о залоге',
+};
+/** The row error for a bond-pledge form code (or УЗ3), or null when the text is no such code. */
+export function unsupportedFormMessage(kindText: string): string | null {
+  const code = kindText.toUpperCase().replace(/[\s\-–—.]/g, '');
+  const what = BOND_PLEDGE_FORMS[code];
+  return what
+    ? `Вид уведомления: ${what}. Такие уведомления не поддерживаются: возникновение залога — форма УЗ1, изменение — УИ1, исключение — УП1`
+    : null;
+}
 
 export const PLEDGE_STATUSES = ['active', 'changed', 'excluded'] as const;
 export const pledgeStatusSchema = z
@@ -448,6 +481,7 @@ export const pledgeEventSchema = z
     id: z.string(),
     kind: pledgeEventKindSchema,
     kindLabel: z.string(),
+    form: z.enum(['УЗ1', 'УИ1', 'УП1']).describe('Форма уведомления: УЗ1, УИ1 или УП1'),
     registrationNumber: z.string().nullable().describe('Номер залога, указанный в уведомлении'),
     registeredNumber: z.string().nullable().describe('Номер, присвоенный этому уведомлению при регистрации'),
     notificationDate: z.string().describe('ГГГГ-ММ-ДД'),

@@ -63,14 +63,29 @@ export const KINDS: Record<string, PledgeEventData['kind']> = {
   creation: 'creation',
   изменение: 'change',
   'изменение залога': 'change',
-  уз2: 'change',
+  уи1: 'change',
   change: 'change',
   исключение: 'exclusion',
   'исключение залога': 'exclusion',
   прекращение: 'exclusion',
-  уз3: 'exclusion',
+  уп1: 'exclusion',
   exclusion: 'exclusion',
 };
+
+/**
+ * The kind a file's «Вид уведомления» names: a word, a form code (УЗ1, УИ1, УП1, also «уз-1») or
+ * both, as the export writes it («Возникновение (УЗ1)»). Undefined when it names none of them.
+ */
+export function kindOf(value: string | undefined): PledgeEventData['kind'] | undefined {
+  const text = key(value);
+  const plain = (part: string) => KINDS[part] ?? KINDS[part.replace(/[\s-]/g, '')];
+  const bracketed = /^(.*?)\s*\((.*)\)$/.exec(text);
+  if (!bracketed) {
+    return plain(text);
+  }
+  const [word, code] = [plain(bracketed[1]!.trim()), plain(bracketed[2]!.trim())];
+  return word && code && word !== code ? undefined : (word ?? code);
+}
 
 const PARTY_TYPES: Record<string, 'individual' | 'company'> = {
   фл: 'individual',
@@ -143,7 +158,7 @@ export function fieldOf(path: readonly PropertyKey[]): string | null {
 export function rowToEventInput(values: Readonly<Record<string, string>>) {
   const kindText = key(values.kind);
   return {
-    kind: KINDS[kindText] ?? (kindText || undefined),
+    kind: kindOf(values.kind) ?? (kindText || undefined),
     registrationNumber: values.registrationNumber,
     notificationDate: values.notificationDate ?? '',
     pledgor: partyInput(values, 'pledgor'),

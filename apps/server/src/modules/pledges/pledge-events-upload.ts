@@ -6,13 +6,14 @@ import {
   partyName,
   pledgeEventInputSchema,
   type UploadPreviewRow,
+  unsupportedFormMessage,
 } from '@pledgewatch/contract';
 import { validateVin } from '@pledgewatch/identifiers';
 import pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, type RowProblem, UploadFileError, type UploadKindHandler } from '../uploads/index.ts';
-import { COLUMNS, fieldOf, KINDS, key, rowToEventInput } from './pledge-events-columns.ts';
+import { COLUMNS, fieldOf, kindOf, rowToEventInput } from './pledge-events-columns.ts';
 import { createUploadPackage } from './pledge-packages.service.ts';
 import { applyPledgeEvent, isPledgeRuleError, ruDate, sha256 } from './pledge-registry.ts';
 
@@ -243,10 +244,18 @@ export const pledgeEventsUpload: UploadKindHandler = {
   ],
 
   looksLikeData(values) {
-    return values.some((value) => validateVin(value).ok || KINDS[key(value)] !== undefined);
+    return values.some(
+      (value) =>
+        validateVin(value).ok || kindOf(value) !== undefined || unsupportedFormMessage(value) !== null,
+    );
   },
 
   validateRow(values) {
+    // A bond-pledge form is never read as a change or an exclusion: the row says what it is.
+    const unsupported = unsupportedFormMessage(values.kind ?? '');
+    if (unsupported) {
+      return { ok: false, problems: [{ field: 'kind', message: unsupported }] };
+    }
     const parsed = pledgeEventInputSchema.safeParse(rowToEventInput(values));
     if (!parsed.success) {
       const problems: RowProblem[] = [];

@@ -4,6 +4,7 @@ import {
   neutralise,
   PACKAGE_STATUS_LABELS,
   PLEDGE_EVENT_FORMS,
+  PLEDGE_EVENT_KIND_FORM_LABELS,
   type PledgeEvent,
 } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
@@ -59,7 +60,7 @@ function notificationJson(event: PledgeEvent) {
 
 const XLSX_COLUMNS: { header: string; width: number; value: (e: PledgeEvent) => string }[] = [
   { header: 'ID уведомления', width: 38, value: (e) => e.id },
-  { header: 'Вид', width: 16, value: (e) => `${e.kindLabel} (${PLEDGE_EVENT_FORMS[e.kind]})` },
+  { header: 'Вид', width: 16, value: (e) => PLEDGE_EVENT_KIND_FORM_LABELS[e.kind] },
   { header: 'Дата уведомления', width: 16, value: (e) => ruDate(e.notificationDate) },
   {
     header: 'Рег. номер залога',

@@ -60,6 +60,9 @@ function KindCell({ event, bold = false }: { event: PledgeEvent; bold?: boolean 
     <>
       <Typography variant="body2" component="span" sx={{ fontWeight: bold ? 600 : undefined }}>
         {event.kindLabel}
+      </Typography>{' '}
+      <Typography variant="caption" component="span" color="text.secondary">
+        {event.form}
       </Typography>
       {registrationOf(event) && (
         <Typography variant="caption" color="text.secondary" sx={{ display: 'block', whiteSpace: 'nowrap' }}>

@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import {
   EVENT_SUBMISSION_STATUS_LABELS,
   EVENT_SUBMISSION_STATUSES,
-  PLEDGE_EVENT_KIND_LABELS,
+  PLEDGE_EVENT_KIND_FORM_LABELS,
   PLEDGE_EVENT_KINDS,
 } from '@pledgewatch/contract';
 import { DateField } from '@/components/ui/date-field';
@@ -50,7 +50,7 @@ export function RegistryFiltersForm({
             <MenuItem value="">{t.filters.allKinds}</MenuItem>
             {PLEDGE_EVENT_KINDS.map((kind) => (
               <MenuItem key={kind} value={kind}>
-                {PLEDGE_EVENT_KIND_LABELS[kind]}
+                {PLEDGE_EVENT_KIND_FORM_LABELS[kind]}
               </MenuItem>
             ))}
           </TextField>

@@ -18,7 +18,7 @@ import {
   type CreatePledgeEventResponse,
   DOCUMENT_TYPE_LABELS,
   PARTY_DOCUMENT_TYPES,
-  PLEDGE_EVENT_KIND_LABELS,
+  PLEDGE_EVENT_KIND_FORM_LABELS,
   PLEDGE_EVENT_KINDS,
   type PledgeEventData,
   type PledgeEventKind,
@@ -211,7 +211,7 @@ export default function UploadEventsFormPage() {
                 >
                   {PLEDGE_EVENT_KINDS.map((value) => (
                     <ToggleButton key={value} value={value}>
-                      {PLEDGE_EVENT_KIND_LABELS[value]}
+                      {PLEDGE_EVENT_KIND_FORM_LABELS[value]}
                     </ToggleButton>
                   ))}
                 </ToggleButtonGroup>
