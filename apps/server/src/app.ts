@@ -33,6 +33,7 @@ import dbPlugin from './plugins/db.ts';
 import inputGuardPlugin from './plugins/input-guard.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import mailerPlugin from './plugins/mailer.ts';
+import metricsPlugin, { queueMetricsPlugin } from './plugins/metrics.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import webPlugin from './plugins/web.ts';
@@ -127,6 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // First, so their hooks run for every request, also those that end in an error or a 404.
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(inputGuardPlugin);
@@ -137,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     migrate: options.migrate ?? true,
     poolSize: config.dbPoolSize,
   });
+  await app.register(queueMetricsPlugin);
   await app.register(jobsPlugin, {
     connectionString: options.connectionString,
     config,

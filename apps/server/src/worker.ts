@@ -4,6 +4,7 @@ import { loadConfig } from './config/env.ts';
 import { jobBackendPriority } from './db/backend-priority.ts';
 import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
+import { serveWorkerMetrics } from './lib/metrics.ts';
 import { createMailer } from './plugins/mailer.ts';
 
 /**
@@ -36,13 +37,18 @@ boss.on('error', (error) => {
 await boss.start();
 const queue = createJobQueue(boss);
 await registerJobs(boss, { db, config, mailer, queue, log }, { work: true, host: 'worker' });
-log.info('worker started');
+const metricsServer =
+  config.metricsToken && config.metricsPort
+    ? await serveWorkerMetrics({ host: config.host, port: config.metricsPort, token: config.metricsToken })
+    : undefined;
+log.info({ metricsPort: metricsServer ? config.metricsPort : undefined }, 'worker started');
 
 let stopping: Promise<void> | undefined;
 /** Stops fetching, lets running jobs finish (or releases them), then closes the pool. Idempotent. */
 function shutdown(): Promise<void> {
   stopping ??= (async () => {
     closing = true;
+    metricsServer?.close();
     await boss.stop({ graceful: true, timeout: 20_000 });
     mailer.close();
     await db.end();

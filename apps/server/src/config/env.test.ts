@@ -34,6 +34,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ APP_HEAVY_JOBS: '0' })).toThrow(/APP_HEAVY_JOBS/);
   });
 
+  it('reads METRICS_TOKEN (unset or empty: no metrics; short: refused) and METRICS_PORT', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16), METRICS_PORT: '9464' })).toMatchObject({
+      metricsToken: 'a'.repeat(16),
+      metricsPort: 9464,
+    });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('lists every invalid variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', WORKERS: 'maybe' })).toThrow(
       /Invalid configuration:\n {2}PORT: .+\n {2}DATABASE_URL: .+\n {2}WORKERS: .+/,

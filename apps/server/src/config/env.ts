@@ -152,6 +152,16 @@ const envSchema = z.object({
    * across their queues; `npm run worker` has no such shared limit.
    */
   APP_HEAVY_JOBS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Bearer token of `GET /metrics` (Prometheus); unset, the metrics are not served. Long enough not
+   * to be guessed: the metrics name queues, sources and routes.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .refine((value) => value === '' || value.length >= 16, 'at least 16 characters')
+    .optional(),
+  /** Port of `npm run worker`'s own `/metrics` (with METRICS_TOKEN); unset, the worker serves none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // Nice value of the job pool's PostgreSQL backends when the server is on this host (0: unchanged).
   JOBS_DB_NICE: z.coerce.number().int().min(0).max(19).default(10),
 });
@@ -233,6 +243,10 @@ export interface AppConfig {
   jobsDbNice: number;
   /** OUTBOUND_ALLOWED_RANGES, parsed: private ranges that tenant-given URLs (webhooks) may reach. */
   outboundAllowedRanges: AllowedRange[];
+  /** METRICS_TOKEN: `/metrics` is served only with it, to this bearer token. */
+  metricsToken?: string;
+  /** METRICS_PORT: where `npm run worker` serves its own metrics. */
+  metricsPort?: number;
 }
 
 function readRemoteSources(
@@ -314,5 +328,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     appHeavyJobs: env.APP_HEAVY_JOBS,
     jobsDbNice: env.JOBS_DB_NICE,
     outboundAllowedRanges: parseAllowedRanges(env.OUTBOUND_ALLOWED_RANGES),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT,
   };
 }

@@ -2,6 +2,7 @@ import { PgBoss } from 'pg-boss';
 // Registers the upload kinds other modules provide, in every process that runs uploads.
 import '../wiring.ts';
 import type { AppConfig } from '../config/env.ts';
+import { recordJob } from '../lib/metrics.ts';
 /** Every background job of the app. Modules add theirs here. */
 import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
 import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
@@ -234,10 +235,17 @@ async function runJob(
     context.log.error({ job: definition.name, id: job.id, issues: parsed.error.issues }, 'bad job payload');
     return;
   }
-  await definition.handler(
-    { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
-    context,
-  );
+  const started = performance.now();
+  try {
+    await definition.handler(
+      { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
+      context,
+    );
+  } catch (error) {
+    recordJob(definition.name, 'failed', (performance.now() - started) / 1000);
+    throw error;
+  }
+  recordJob(definition.name, 'completed', (performance.now() - started) / 1000);
 }
 
 /** What pg-boss stores as the output of a failed job (as it does for a thrown error). */

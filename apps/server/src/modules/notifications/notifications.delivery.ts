@@ -2,6 +2,7 @@ import type { WebhookEvent } from '@pledgewatch/contract';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { retryOnConnectionLoss } from '../../db/pool.ts';
+import { recordNotificationDelivery } from '../../lib/metrics.ts';
 import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
 import type { Mailer, MailMessage } from '../../plugins/mailer.ts';
@@ -74,6 +75,7 @@ export async function performDelivery(options: {
   try {
     await send({ ...options, delivery });
   } catch (error) {
+    recordNotificationDelivery(delivery.method, 'failed');
     // A refused address or a malformed URL fails the same way every time: no retries.
     const permanent =
       error instanceof PermanentFailure || (error instanceof ChannelFailure && error.permanent);
@@ -86,6 +88,7 @@ export async function performDelivery(options: {
     }
     return;
   }
+  recordNotificationDelivery(delivery.method, 'sent');
   // Sent is irreversible: a lost connection while recording it must not make the retry send again
   // (the receiver would get it twice), so wait for the database within the delivery's lease.
   await retryOnConnectionLoss(() => markDeliverySent(db, delivery.id), {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { recordUploadRows, type UploadRowCounts } from '../../lib/metrics.ts';
 import { timeSlicer } from '../../lib/time-slice.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
@@ -325,7 +326,8 @@ export async function importUpload(
   if (upload?.status !== 'importing') {
     return null;
   }
-  let imported = false;
+  // Set inside the transaction's callback (a cast keeps TypeScript from narrowing it to null).
+  let imported = null as UploadRowCounts | null;
   const handler = uploadKindHandler(upload.kind);
   try {
     await withTransaction(db, async (tx) => {
@@ -362,7 +364,12 @@ export async function importUpload(
         entityId: uploadId,
         details: { kind: locked.kind, ...result },
       });
-      imported = true;
+      imported = {
+        accepted: result.inserted,
+        restored: result.restored,
+        duplicate: result.duplicates,
+        rejected: locked.rows_rejected,
+      };
     });
   } catch (error) {
     if (isUploadFileError(error)) {
@@ -375,6 +382,9 @@ export async function importUpload(
     throw error;
   }
   await removeFile(context, uploadId);
+  if (imported) {
+    recordUploadRows(upload.kind, imported);
+  }
   return imported ? upload : null;
 }
 

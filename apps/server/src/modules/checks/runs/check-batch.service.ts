@@ -2,6 +2,7 @@
 import { SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import type { JobQueue } from '../../../jobs/job-definition.ts';
+import { DATASET_PROVIDER, recordCheckRun, recordSourceCall } from '../../../lib/metrics.ts';
 import { addPhaseTime, type PhaseTimings, phaseTimer } from '../../../lib/phase-timings.ts';
 import { notifyEvents } from '../../notifications/index.ts';
 import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
@@ -17,6 +18,7 @@ import {
   type CheckRunRow,
   countSnapshots,
   diffDatasetBatch,
+  type FinishedRun,
   findUnchangedSources,
   finishBatch,
   getBatch,
@@ -320,6 +322,8 @@ export async function processCheckBatch(
   for (const adapter of pending(batch).filter((a) => !a.batchFindings)) {
     remote.set(adapter.type, await askRemoteSource({ ...options, run, batch, adapter }));
   }
+  let finishedRun: FinishedRun | null = null;
+  let appliedSources: AppliedSource[] = [];
   const failed = await timed('batch transaction (incl. commit)', () =>
     withTransaction(options.db, async (tx) => {
       // No wait for the WAL flush at commit: the batch is only trusted once the job's completion (a
@@ -355,6 +359,7 @@ export async function processCheckBatch(
           ),
         );
       }
+      appliedSources = applied;
       const inserted = await insertBatchEvents(tx, { ...options, run, batchNo: locked.batch_no, applied });
       const failedTypes = applied
         .filter((source) => source.state.status === 'failed' && source.state.retryable)
@@ -363,7 +368,7 @@ export async function processCheckBatch(
       // commit, and taken per source it made concurrent batches wait for each other's whole batch.
       await addRunEvents(tx, run.id, inserted);
       if (failedTypes.length === 0 || options.lastAttempt) {
-        await timed('finish batch (last checked, progress)', () =>
+        finishedRun = await timed('finish batch (last checked, progress)', () =>
           finishBatch(tx, {
             runId: run.id,
             batchNo: locked.batch_no,
@@ -378,6 +383,20 @@ export async function processCheckBatch(
       return failedTypes;
     }),
   );
+  for (const { type, state } of appliedSources.filter((source) => !remote.has(source.type))) {
+    // Dataset sources here, once per batch match; HTTP sources count their calls themselves.
+    recordSourceCall(
+      { source: type, provider: DATASET_PROVIDER },
+      state.status === 'done'
+        ? { answered: state.items, failed: 0, seconds: state.durationMs / 1000 }
+        : { answered: 0, failed: Math.max(1, state.items), seconds: state.durationMs / 1000 },
+    );
+  }
+  if (finishedRun) {
+    // After the commit: a batch rolled back and run again records its run once.
+    const { trigger, status, seconds } = finishedRun;
+    recordCheckRun(trigger, status, seconds);
+  }
   if (failed.length > 0 && !options.lastAttempt) {
     throw new Error(`sources failed in batch ${batch.batch_no}: ${failed.join(', ')}`);
   }

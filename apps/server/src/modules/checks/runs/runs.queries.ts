@@ -664,24 +664,35 @@ export async function finishBatch(
     identifierTo: string;
     items: number;
   },
-): Promise<void> {
+): Promise<FinishedRun | null> {
   await db.query(
     `UPDATE check_run_batches SET status = 'done', finished_at = now() WHERE run_id = $1 AND batch_no = $2`,
     [input.runId, input.batchNo],
   );
   // The run's row first: its lock orders the ends of concurrent batches, so each range write below
   // sees the ranges the batches before it wrote (they may trim the same older range).
-  await db.query(
+  const { rows } = await db.query<FinishedRun>(
     `UPDATE check_runs r SET items_done = items_done + $2, batches_done = batches_done + 1,
             status = CASE WHEN batches_done + 1 < batches_total THEN 'running'
                           WHEN EXISTS (SELECT 1 FROM check_run_batches b, jsonb_each(b.sources) s
                                         WHERE b.run_id = r.id AND s.value->>'status' = 'failed')
                           THEN 'completed_with_errors' ELSE 'completed' END,
             finished_at = CASE WHEN batches_done + 1 >= batches_total THEN now() END
-      WHERE id = $1`,
+      WHERE id = $1
+      RETURNING trigger, status,
+                extract(epoch FROM finished_at - coalesce(started_at, created_at))::float8 AS seconds`,
     [input.runId, input.items],
   );
   await stampCheckedRange(db, input);
+  const run = rows[0];
+  return run && run.status !== 'running' ? run : null;
+}
+
+/** A run its last batch finished: how it ended and how long it took (the run-duration metric). */
+export interface FinishedRun {
+  trigger: CheckRunTrigger;
+  status: RunStatus;
+  seconds: number;
 }
 
 /**

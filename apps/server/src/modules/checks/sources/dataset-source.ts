@@ -1,4 +1,5 @@
 import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
+import { DATASET_PROVIDER, recordSourceCall } from '../../../lib/metrics.ts';
 import {
   type ActiveImport,
   BATCH_IDENTIFIER_FROM,
@@ -72,23 +73,37 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
     return findings.map((list) => ({ status: 'ok', findings: list }));
   }
 
+  async function checkOne(item: CheckItem): Promise<ItemAnswer> {
+    if (!deps.itemRecords) {
+      return (await checkBatch([item]))[0]!;
+    }
+    // The item's records of every dataset source come in one query; this source takes its import's.
+    const [current, records] = await Promise.all([activeImport(), deps.itemRecords(item)]);
+    return current
+      ? { status: 'ok', findings: records.get(current.id) ?? [] }
+      : { status: 'failed', findings: [], error: DATASET_NOT_LOADED };
+  }
+
+  /** The answers as a call to the source (the metrics); a run's batch match is counted by the run. */
+  async function recorded(answer: () => Promise<ItemAnswer[]>): Promise<ItemAnswer[]> {
+    const started = performance.now();
+    const answers = await answer();
+    const failed = answers.filter((one) => one.status === 'failed').length;
+    recordSourceCall(
+      { source: type, provider: DATASET_PROVIDER },
+      { answered: answers.length - failed, failed, seconds: (performance.now() - started) / 1000 },
+    );
+    return answers;
+  }
+
   return {
     type,
     adapter: 'dataset',
     itemKinds: SOURCE_TYPES[type].itemKinds,
     answersFor: (item) => sourceAnswersFor(type, item),
     datasetVersion: async () => (await activeImport())?.version ?? null,
-    async check(item) {
-      if (!deps.itemRecords) {
-        return (await checkBatch([item]))[0]!;
-      }
-      // The item's records of every dataset source come in one query; this source takes its import's.
-      const [current, records] = await Promise.all([activeImport(), deps.itemRecords(item)]);
-      return current
-        ? { status: 'ok', findings: records.get(current.id) ?? [] }
-        : { status: 'failed', findings: [], error: DATASET_NOT_LOADED };
-    },
-    checkBatch,
+    check: async (item) => (await recorded(async () => [await checkOne(item)]))[0]!,
+    checkBatch: (items) => recorded(() => checkBatch(items)),
     async batchFindings() {
       // Read before the match: a version raised meanwhile only makes the next batch match again.
       const versions = await readInputVersion(deps, [`records:${type}`]);

@@ -2,6 +2,7 @@ import { type Finding, findingSchema, SOURCE_TYPES, type SourceType } from '@ple
 import { z } from 'zod';
 import type { RemoteSourceConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import { JSON_SERVICE_PROVIDER, recordSourceCacheHits, recordSourceCall } from '../../../lib/metrics.ts';
 import {
   OutboundError,
   type OutboundResponse,
@@ -117,7 +118,21 @@ export function createRemoteSource(
     return parsed.data.findings.toSorted((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
+  const metricLabels = { source: type, provider: JSON_SERVICE_PROVIDER };
+
   async function fetchItem(item: CheckItem): Promise<ItemAnswer> {
+    const started = performance.now();
+    const answer = await askWithRetries(item);
+    const ok = answer.status === 'ok';
+    recordSourceCall(metricLabels, {
+      answered: ok ? 1 : 0,
+      failed: ok ? 0 : 1,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return answer;
+  }
+
+  async function askWithRetries(item: CheckItem): Promise<ItemAnswer> {
     for (let attempt = 0; ; attempt++) {
       try {
         return { status: 'ok', findings: await requestOnce(item) };
@@ -155,6 +170,7 @@ export function createRemoteSource(
         misses.push(index);
       }
     });
+    recordSourceCacheHits(metricLabels, items.length - misses.length);
     // A few requests in flight; the rate limit sets the pace.
     let next = 0;
     await Promise.all(

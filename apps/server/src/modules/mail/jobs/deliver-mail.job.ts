@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { retryOnConnectionLoss } from '../../../db/pool.ts';
 import { defineJob } from '../../../jobs/job-definition.ts';
+import { recordMailDelivery } from '../../../lib/metrics.ts';
 import { getOutboxMail, markOutboxMail } from '../mail.queries.ts';
 
 export const deliverMailJob = defineJob({
@@ -15,6 +16,7 @@ export const deliverMailJob = defineJob({
     }
     if (!mailer.smtpEnabled) {
       await markOutboxMail(db, mail.id, { status: 'stored' });
+      recordMailDelivery('kept');
       return;
     }
     try {
@@ -25,6 +27,7 @@ export const deliverMailJob = defineJob({
         html: mail.html_body,
       });
     } catch (error) {
+      recordMailDelivery('failed');
       const lastTry = job.retryCount >= job.retryLimit;
       await markOutboxMail(db, mail.id, {
         status: lastTry ? 'failed' : 'queued',
@@ -32,6 +35,7 @@ export const deliverMailJob = defineJob({
       });
       throw error;
     }
+    recordMailDelivery('sent');
     // The mail has left: a database that is down for a moment must not make the retry send it again.
     await retryOnConnectionLoss(() => markOutboxMail(db, mail.id, { status: 'sent' }), { timeoutMs: 90_000 });
   },
