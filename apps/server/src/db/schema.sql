@@ -399,6 +399,16 @@ CREATE TABLE organisations (
 ALTER TABLE organisations ADD CONSTRAINT organisations_name_check CHECK (length(name) >= 1 AND length(name) <= 300);
 ALTER TABLE organisations ADD CONSTRAINT organisations_pkey PRIMARY KEY (id);
 
+CREATE TABLE pledge_event_corrections (
+  id bigint DEFAULT nextval('pledge_event_corrections_id_seq'::regclass) NOT NULL,
+  event_id uuid NOT NULL,
+  corrected_by uuid,
+  corrected_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE pledge_event_corrections ADD CONSTRAINT pledge_event_corrections_corrected_by_fkey FOREIGN KEY (corrected_by) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE pledge_event_corrections ADD CONSTRAINT pledge_event_corrections_event_id_fkey FOREIGN KEY (event_id) REFERENCES pledge_events(id) ON DELETE CASCADE;
+ALTER TABLE pledge_event_corrections ADD CONSTRAINT pledge_event_corrections_pkey PRIMARY KEY (id);
+
 CREATE TABLE pledge_event_rejections (
   id bigint DEFAULT nextval('pledge_event_rejections_id_seq'::regclass) NOT NULL,
   event_id uuid NOT NULL,
@@ -605,6 +615,12 @@ ALTER TABLE source_imports ADD CONSTRAINT source_imports_pkey PRIMARY KEY (id);
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_source_type_version_key UNIQUE (source_type, version);
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_status_check CHECK (status = ANY (ARRAY['importing'::text, 'active'::text, 'superseded'::text, 'failed'::text]));
 
+CREATE TABLE source_rate_slots (
+  source_type text NOT NULL,
+  next_slot timestamp with time zone NOT NULL
+);
+ALTER TABLE source_rate_slots ADD CONSTRAINT source_rate_slots_pkey PRIMARY KEY (source_type);
+
 CREATE TABLE source_records (
   import_id uuid NOT NULL,
   document_type text DEFAULT ''::text NOT NULL,
@@ -613,6 +629,15 @@ CREATE TABLE source_records (
   payload jsonb NOT NULL
 );
 ALTER TABLE source_records ADD CONSTRAINT source_records_import_id_fkey FOREIGN KEY (import_id) REFERENCES source_imports(id) ON DELETE CASCADE;
+
+CREATE TABLE source_request_days (
+  source_type text NOT NULL,
+  day date NOT NULL,
+  requests integer DEFAULT 0 NOT NULL,
+  spend numeric(14,2) DEFAULT 0 NOT NULL
+);
+ALTER TABLE source_request_days ADD CONSTRAINT source_request_days_pkey PRIMARY KEY (source_type, day);
+ALTER TABLE source_request_days ADD CONSTRAINT source_request_days_requests_check CHECK (requests >= 0);
 
 CREATE TABLE statistics_delivery_days (
   organisation_id uuid NOT NULL,
@@ -811,6 +836,7 @@ CREATE INDEX notification_digest_items_run_idx ON public.notification_digest_ite
 CREATE INDEX notification_rules_org_idx ON public.notification_rules USING btree (organisation_id, created_at, id);
 CREATE INDEX one_time_checks_identifier_idx ON public.one_time_checks USING btree (organisation_id, identifier);
 CREATE INDEX one_time_checks_org_created_idx ON public.one_time_checks USING btree (organisation_id, created_at DESC, id);
+CREATE INDEX pledge_event_corrections_event_idx ON public.pledge_event_corrections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_event_idx ON public.pledge_event_rejections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_package_idx ON public.pledge_event_rejections USING btree (package_id);
 CREATE INDEX pledge_events_org_date_idx ON public.pledge_events USING btree (organisation_id, notification_date DESC, created_at DESC);

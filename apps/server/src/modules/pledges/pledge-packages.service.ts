@@ -74,12 +74,13 @@ export const wrongStatus = (row: PackageRow, what: string) =>
   });
 
 const SECOND_PERSON =
-  'Одобрить его должен другой сотрудник — тот, кто не создавал пакет, не вносил его уведомления и не менял его состав';
+  'Одобрить его должен другой сотрудник — тот, кто не создавал пакет, не вносил и не исправлял его уведомления и не менял его состав';
 
 /**
  * Maker-checker: why this user may not approve the package, or null when they may. The checker is
- * neither the package's creator, nor the author of any of its events, nor anyone who added or
- * removed its events (the package history's content actions).
+ * neither the package's creator, nor the author of any of its events, nor anyone who ever corrected
+ * one of them (every correction counts, not only the latest), nor anyone who added or removed its
+ * events (the package history's content actions).
  */
 export function makerCheckerBlock(row: PackageRow, auth: AuthContext): string | null {
   if (row.created_by === auth.userId) {
@@ -87,6 +88,9 @@ export function makerCheckerBlock(row: PackageRow, auth: AuthContext): string | 
   }
   if (row.event_authors.includes(auth.userId)) {
     return `В пакете есть уведомления, которые внесли вы. ${SECOND_PERSON}`;
+  }
+  if (row.event_correctors.includes(auth.userId)) {
+    return `В пакете есть уведомления, которые вы исправляли. ${SECOND_PERSON}`;
   }
   if (row.content_editors.includes(auth.userId)) {
     return `Вы меняли состав пакета (добавляли или убирали уведомления). ${SECOND_PERSON}`;

@@ -257,7 +257,10 @@ export async function insertEvent(
   return rows[0]!.id;
 }
 
-/** New content of a corrected event; it leaves a rejected package (the rejection row keeps the link). */
+/**
+ * New content of a corrected event; it leaves a rejected package (the rejection row keeps the link).
+ * The correction is kept in the event's corrections, so every corrector stays a maker.
+ */
 export async function updateEventContent(
   db: Queryable,
   id: string,
@@ -271,6 +274,10 @@ export async function updateEventContent(
      WHERE id = $1`,
     [id, ...contentParams(values), values.userId],
   );
+  await db.query('INSERT INTO pledge_event_corrections (event_id, corrected_by) VALUES ($1, $2)', [
+    id,
+    values.userId,
+  ]);
 }
 
 export async function lockEvent(db: Queryable, organisationId: string, id: string): Promise<void> {
@@ -576,6 +583,8 @@ export interface PackageRow {
   kinds: Record<string, number>;
   /** Users who entered the package's current events (maker-checker: they may not approve it). */
   event_authors: string[];
+  /** Everyone who ever corrected one of its current events, not only the latest corrector (the same). */
+  event_correctors: string[];
   /** Users who created the package or added/removed its events (its history's content actions). */
   content_editors: string[];
 }
@@ -598,9 +607,10 @@ const PACKAGE_SELECT = `SELECT k.id, k.organisation_id, k.number, k.name, k.orig
     k.approved_at, k.sent_at, k.registered_at, k.rejection_reason, k.created_at, k.updated_at,
     coalesce(s.events_count, 0)::int AS events_count, coalesce(s.registered_count, 0)::int AS registered_count,
     coalesce(s.kinds, '{}'::jsonb) AS kinds,
-    ARRAY(SELECT DISTINCT a.user_id::text FROM pledge_events e,
-             unnest(ARRAY[e.created_by, e.corrected_by]) AS a (user_id)
-           WHERE e.package_id = k.id AND a.user_id IS NOT NULL) AS event_authors,
+    ARRAY(SELECT DISTINCT e.created_by::text FROM pledge_events e
+           WHERE e.package_id = k.id AND e.created_by IS NOT NULL) AS event_authors,
+    ARRAY(SELECT DISTINCT c.corrected_by::text FROM pledge_events e JOIN pledge_event_corrections c ON c.event_id = e.id
+           WHERE e.package_id = k.id AND c.corrected_by IS NOT NULL) AS event_correctors,
     ARRAY(SELECT DISTINCT h.user_id::text FROM pledge_package_history h
            WHERE h.package_id = k.id AND h.user_id IS NOT NULL
              AND h.action IN ('${PACKAGE_CONTENT_ACTIONS.join("', '")}')) AS content_editors
