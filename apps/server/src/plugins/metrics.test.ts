@@ -43,6 +43,7 @@ const { app, config } = await buildTestApp({
         retries: 0,
         rateLimit: 1000,
         cacheTtl: 0,
+        price: 0,
       },
     },
   },
