@@ -18,6 +18,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { checksRoutes } from './modules/checks/checks.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
 import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
 import { newsRoutes } from './modules/news/news.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
@@ -156,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(
     async (api) => {
       await api.register(buildRoutes, { prefix: '/build', buildId });
+      await api.register(healthRoutes, { prefix: '/health' });
       await api.register(authRoutes, { prefix: '/auth', config });
       await api.register(currentUserRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/user', config });

@@ -8,6 +8,7 @@ export * from './dates.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './finding-format.ts';
+export * from './health.ts';
 export * from './messages.ts';
 export * from './monitoring-items.ts';
 export * from './news.ts';

@@ -10,6 +10,14 @@ export interface MigrationResult {
   applied: string[];
 }
 
+/** The versions (file names without `.sql`) of every migration this code ships, in order. */
+export async function migrationVersions(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR))
+    .filter((name) => /^\d{4}_.+\.sql$/.test(name))
+    .sort()
+    .map((name) => name.replace(/\.sql$/, ''));
+}
+
 /**
  * Applies the versioned SQL files in db/migrations (NNNN_name.sql) that have not run yet, each
  * in its own transaction, under an advisory lock so that parallel app starts do not race.

@@ -40,6 +40,7 @@ export const ERRORS = {
     status: 503,
     message: 'Сервис временно недоступен: нет связи с базой данных. Повторите через минуту',
   },
+  NOT_READY: { status: 503, message: 'Сервис не готов принимать запросы' },
   ITEM_NOT_FOUND: { status: 404, message: 'Объект мониторинга не найден' },
   UPLOAD_NOT_FOUND: { status: 404, message: 'Загрузка не найдена' },
   UPLOAD_NO_FILE: { status: 400, message: 'Прикрепите файл CSV или XLSX' },

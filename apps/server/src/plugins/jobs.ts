@@ -12,6 +12,8 @@ declare module 'fastify' {
     queue: JobQueue;
     /** The job workers' own pool (JOBS_DB_POOL_SIZE), apart from the API's `db`. */
     jobsDb: pg.Pool;
+    /** Whether the job queue has started and not stopped (the readiness check reads it). */
+    jobsRunning: () => boolean;
   }
 }
 
@@ -39,7 +41,13 @@ export default fp<JobsPluginOptions>(
       }
       fastify.log.error({ err: error }, 'job queue error');
     });
+    let running = false;
+    boss.on('stopped', () => {
+      running = false;
+    });
+    fastify.decorate('jobsRunning', () => running);
     await boss.start();
+    running = true;
     const queue = createJobQueue(boss);
     fastify.decorate('queue', queue);
     // Jobs get connections of their own: a run's batches and an upload's import hold theirs for
@@ -63,6 +71,7 @@ export default fp<JobsPluginOptions>(
     );
     fastify.addHook('preClose', async () => {
       closing = true;
+      running = false;
     });
     // Runs before the db plugin's pool.end (onClose hooks run in reverse order of registration):
     // no new jobs are fetched, running ones get time to finish, the rest are released for a retry.

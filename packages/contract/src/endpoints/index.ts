@@ -1,6 +1,7 @@
 import type { EndpointDefinition } from '../endpoint.ts';
 import { authEndpoints } from './auth.ts';
 import { checkEndpoints } from './checks.ts';
+import { healthEndpoints } from './health.ts';
 import { monitoringEndpoints } from './monitoring.ts';
 import { newsEndpoints } from './news.ts';
 import { notificationEndpoints } from './notifications.ts';
@@ -11,6 +12,7 @@ import { memberEndpoints, userEndpoints } from './user.ts';
 
 export * from './auth.ts';
 export * from './checks.ts';
+export * from './health.ts';
 export * from './monitoring.ts';
 export * from './news.ts';
 export * from './notifications.ts';
@@ -22,6 +24,7 @@ export * from './user.ts';
 /** Every endpoint the server exposes, by domain: the server test checks both directions against it. */
 export const endpointCatalogue = {
   auth: authEndpoints,
+  health: healthEndpoints,
   user: userEndpoints,
   members: memberEndpoints,
   platform: platformEndpoints,
