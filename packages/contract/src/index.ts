@@ -13,6 +13,7 @@ export * from './messages.ts';
 export * from './monitoring-items.ts';
 export * from './news.ts';
 export * from './notifications.ts';
+export * from './personal-password.ts';
 export * from './platform.ts';
 export * from './pledges.ts';
 export * from './reports.ts';

@@ -34,7 +34,25 @@ describe('passwordProblem', () => {
   it('refuses the e-mail, its local part, and passwords built on the user’s own name', () => {
     expect(passwordProblem('Ivan.Petrov@bank.ru', account)).toBe(PASSWORD_MESSAGES.sameAsEmail);
     expect(passwordProblem('ivan.petrov', { email: 'ivan.petrov@bank.ru' })).not.toBeNull();
-    expect(passwordProblem('ivan.petrov1', account)).toBe(PASSWORD_MESSAGES.weak);
+    expect(passwordProblem('ivan.petrov1', account)).toBe(PASSWORD_MESSAGES.personal);
+  });
+
+  it('refuses the name and e-mail parts with digits, symbols and spaces around them (issue #27, finding 4)', () => {
+    // zxcvbn alone rated these strong enough.
+    expect(passwordProblem('Pw Change 2026', { email: 'pw@test.ru', fullName: 'Pw Change' })).toBe(
+      PASSWORD_MESSAGES.personal,
+    );
+    for (const password of [
+      'Ivan Petrov 2026',
+      'petrov IVAN 1990!',
+      'Иван Петров 2026',
+      'P3tr0v-1v4n-1990',
+    ]) {
+      expect(passwordProblem(password, account), password).toBe(PASSWORD_MESSAGES.personal);
+    }
+    expect(passwordProblem('Ivan Petrov 2026', { email: 'x@bank.ru', fullName: 'Иван Петров' })).toBe(
+      PASSWORD_MESSAGES.personal,
+    );
   });
 
   it('accepts passphrases and the demo sign-ins the README prints', () => {

@@ -1,12 +1,19 @@
 import { createRequire } from 'node:module';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, VALIDATION_MESSAGES } from '@pledgewatch/contract';
+import {
+  isBuiltFromPersonalData,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  VALIDATION_MESSAGES,
+} from '@pledgewatch/contract';
 import { AppError } from './app-error.ts';
 
 /**
  * The one password rule, used by every path that sets a password (reset and invitation links,
- * change password, the CLI and demo accounts). Length as in OWASP ASVS 4.0 2.1.1–2.1.2; common
- * and easily guessed passwords are refused with zxcvbn-ts and its list of common passwords
- * (ASVS 2.1.7), which is kept by that project rather than here.
+ * change password, the CLI and demo accounts). Length as in OWASP ASVS 4.0 2.1.1–2.1.2; a password
+ * made of the user's own name or e-mail parts with digits and symbols around them is refused
+ * outright (contract `isBuiltFromPersonalData`: zxcvbn rates some of them strong); common and easily
+ * guessed passwords are refused with zxcvbn-ts and its list of common passwords (ASVS 2.1.7), which
+ * is kept by that project rather than here.
  */
 
 /** zxcvbn scores 0–4; 3 means "safely unguessable: moderate protection from offline attacks". */
@@ -14,6 +21,8 @@ const MIN_SCORE = 3;
 
 export const PASSWORD_MESSAGES = {
   sameAsEmail: 'Пароль не должен совпадать с e-mail',
+  personal:
+    'Пароль не должен состоять из вашего имени или частей e-mail с цифрами и знаками: такие пароли подбирают первыми',
   common: 'Это один из самых распространённых паролей, его подбирают первым. Придумайте другой',
   weak: 'Пароль слишком легко подобрать: в нём распространённые слова, даты, повторы или ряды клавиш, либо ваше имя или e-mail. Подойдёт фраза из трёх-четырёх не связанных между собой слов',
 } as const;
@@ -50,6 +59,9 @@ export function passwordProblem(
   const folded = password.trim().toLowerCase();
   if (email && (folded === email || folded === email.split('@')[0])) {
     return PASSWORD_MESSAGES.sameAsEmail;
+  }
+  if (isBuiltFromPersonalData(password, account)) {
+    return PASSWORD_MESSAGES.personal;
   }
   const userInputs = [email, email.split('@')[0] ?? '', ...(account.fullName?.split(/\s+/) ?? [])].filter(
     (input) => input.length >= 3,
