@@ -63,5 +63,5 @@ test('an admin subscribes to source failures; a run with a failed source says so
 
   // The alert comes from the minute job, once, through the rule's channel.
   const mail = await waitForMail(address, /^Источник «Недействительные паспорта» не отвечает/, 150_000);
-  expect(mail.text).toContain('Источник ответил ошибкой 503');
+  expect(mail.text).toContain('поставщик недоступен (json-service, HTTP 503');
 });

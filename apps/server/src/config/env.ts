@@ -3,6 +3,13 @@ import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { type AllowedRange, parseAllowedRanges } from '../lib/outbound/address-policy.ts';
+import {
+  providersServing,
+  SOURCE_PROVIDER_NAMES,
+  SOURCE_PROVIDER_VALUES,
+  SOURCE_PROVIDERS,
+  type SourceProviderName,
+} from './source-providers.ts';
 
 const durationSeconds = z.coerce.number().int().positive();
 
@@ -167,13 +174,16 @@ const envSchema = z.object({
 });
 
 /**
- * A source type becomes a remote (HTTP) source when SOURCE_<TYPE>_URL is set, e.g.
- * SOURCE_WANTED_URL, SOURCE_WANTED_TOKEN, SOURCE_WANTED_TIMEOUT_MS, SOURCE_WANTED_RETRIES,
- * SOURCE_WANTED_RATE_LIMIT (requests per second, all processes together), SOURCE_WANTED_CACHE_TTL
- * (seconds), SOURCE_WANTED_DAILY_LIMIT (requests per Moscow day), SOURCE_WANTED_PRICE (roubles per
- * request).
+ * A source type is served by a provider when SOURCE_<TYPE>_PROVIDER names one (config/source-providers.ts),
+ * or by our JSON protocol when only SOURCE_<TYPE>_URL is set; e.g. SOURCE_WANTED_PROVIDER, SOURCE_WANTED_URL
+ * (default: the provider's production address), SOURCE_WANTED_TOKEN (a key, or `login:password`),
+ * SOURCE_WANTED_TIMEOUT_MS, SOURCE_WANTED_RETRIES, SOURCE_WANTED_RATE_LIMIT (requests per second, all
+ * processes together), SOURCE_WANTED_CACHE_TTL (seconds), SOURCE_WANTED_DAILY_LIMIT (requests per Moscow
+ * day), SOURCE_WANTED_PRICE (roubles per request), SOURCE_WANTED_REPORT_TYPE (Avtocod's report type uid).
  */
 const remoteSourceEnvSchema = z.object({
+  PROVIDER: z.string().optional(),
+  REPORT_TYPE: z.string().optional(),
   URL: z.string().url().optional(),
   TOKEN: z.string().optional(),
   TIMEOUT_MS: z.coerce.number().int().positive().optional(),
@@ -185,7 +195,11 @@ const remoteSourceEnvSchema = z.object({
 });
 
 export interface RemoteSourceConfig {
+  provider: SourceProviderName;
+  /** The provider's base URL, without a trailing slash. */
   url: string;
+  /** Avtocod: the report type uid (`<type>@<domain>`); default `default@<domain of the login>`. */
+  reportType?: string;
   token?: string;
   timeoutMs: number;
   retries: number;
@@ -268,9 +282,12 @@ function readRemoteSources(
       );
       throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
     }
-    if (parsed.data.URL) {
+    const chosen = chooseProvider(type, prefix, parsed.data);
+    if (chosen) {
       result[type] = {
-        url: parsed.data.URL.replace(/\/$/, ''),
+        provider: chosen.provider,
+        url: chosen.url.replace(/\/$/, ''),
+        reportType: parsed.data.REPORT_TYPE || undefined,
         token: parsed.data.TOKEN || undefined,
         timeoutMs: parsed.data.TIMEOUT_MS ?? env.SOURCE_TIMEOUT_MS,
         retries: parsed.data.RETRIES ?? env.SOURCE_RETRIES,
@@ -282,6 +299,59 @@ function readRemoteSources(
     }
   }
   return result;
+}
+
+/**
+ * The provider a source type's variables choose, or null for the dataset. SOURCE_<TYPE>_URL alone keeps
+ * meaning our JSON protocol. A wrong or empty SOURCE_<TYPE>_PROVIDER, a provider that does not serve the
+ * type, or a missing address or token stops the start with a sentence naming what is allowed.
+ */
+function chooseProvider(
+  type: SourceType,
+  prefix: string,
+  data: { PROVIDER?: string; URL?: string; TOKEN?: string },
+): { provider: SourceProviderName; url: string } | null {
+  const fail = (sentence: string) => {
+    throw new Error(`Invalid configuration:\n  ${sentence}`);
+  };
+  const allowed = SOURCE_PROVIDER_VALUES.join(', ');
+  if (data.PROVIDER === undefined) {
+    if (data.URL) {
+      return { provider: 'json-service', url: data.URL };
+    }
+    if (data.TOKEN) {
+      fail(`${prefix}PROVIDER is missing while ${prefix}TOKEN is set; set it to one of: ${allowed}.`);
+    }
+    return null;
+  }
+  const name = data.PROVIDER.trim();
+  if (name === '') {
+    fail(`${prefix}PROVIDER is empty; set it to one of: ${allowed}.`);
+  }
+  if (name === 'dataset') {
+    return null;
+  }
+  if (!(SOURCE_PROVIDER_NAMES as string[]).includes(name)) {
+    fail(`${prefix}PROVIDER «${name}» is not a provider; allowed: ${allowed}.`);
+  }
+  const provider = name as SourceProviderName;
+  const spec = SOURCE_PROVIDERS[provider];
+  if (!(spec.types as readonly SourceType[]).includes(type)) {
+    fail(
+      `${prefix}PROVIDER «${name}» does not serve the ${type} source; providers for it: dataset, ${providersServing(type).join(', ')}.`,
+    );
+  }
+  const url = data.URL ?? spec.defaultUrl;
+  if (!url) {
+    fail(`${prefix}URL is required for the ${name} provider (the address of the service).`);
+  }
+  if (spec.token === 'key' && !data.TOKEN) {
+    fail(`${prefix}TOKEN is required for the ${name} provider (its API key).`);
+  }
+  if (spec.token === 'login:password' && !/^[^:]+:.+$/.test(data.TOKEN ?? '')) {
+    fail(`${prefix}TOKEN for the ${name} provider is login:password.`);
+  }
+  return { provider, url: url! };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');

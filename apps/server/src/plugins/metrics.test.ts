@@ -38,6 +38,7 @@ const { app, config } = await buildTestApp({
     metricsToken: TOKEN,
     remoteSources: {
       wanted: {
+        provider: 'json-service',
         url: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
         timeoutMs: 2000,
         retries: 0,

@@ -21,7 +21,7 @@ export function sampleSourceAlert(rule: RuleRow, now: Date, appUrl: string): Sou
     sourceName: SOURCE_TYPES[type].name,
     consecutiveFailures: failure ? rule.failure_threshold : 0,
     failureThreshold: failure ? rule.failure_threshold : null,
-    lastError: failure ? 'Источник ответил ошибкой 503 (пример)' : null,
+    lastError: failure ? 'поставщик недоступен (api-cloud, HTTP 503) — пример' : null,
     lastRefreshAt: new Date(now.getTime() - (rule.stale_hours + 1) * 3_600_000).toISOString(),
     staleHours: failure ? null : rule.stale_hours,
     detectedAt: now.toISOString(),

@@ -20,6 +20,7 @@ const { app, config } = await buildTestApp({
   config: {
     remoteSources: {
       wanted: {
+        provider: 'json-service',
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         timeoutMs: 500,
         retries: 0,

@@ -98,7 +98,8 @@ export interface RowError {
   message: string;
 }
 
-function normaliseDate(value: string): string | null {
+/** «ГГГГ-ММ-ДД…» or «ДД.ММ.ГГГГ» as ГГГГ-ММ-ДД; null when it is no real date. */
+export function normaliseDate(value: string): string | null {
   const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   const ru = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(value);
   const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : ru ? [ru[3], ru[2], ru[1]] : [];

@@ -56,6 +56,7 @@ const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const remote: RemoteSourceConfig = {
+  provider: 'json-service',
   url: baseUrl,
   token: 'secret-token',
   timeoutMs: 150,
@@ -150,14 +151,16 @@ describe('remote HTTP source', () => {
     // No dataset is loaded in this database either: every source failed, and the check says so.
     expect(body.status).toBe('failed');
     expect(wantedOf(body)).toMatchObject({ status: 'failed', findings: [] });
-    expect(wantedOf(body).error).toBe('Источник не ответил за 0,15 с (попыток: 3)');
+    expect(wantedOf(body).error).toBe('поставщик не ответил вовремя (json-service, 0,15 с; попыток: 3)');
     expect(hits).toHaveLength(3);
   });
 
   it('retries a 500 and then fails; does not cache failures', async () => {
     behaviour = 'error';
     const vin = randomVin();
-    expect(wantedOf((await check(vin)).json()).error).toBe('Источник ответил ошибкой 500 (попыток: 3)');
+    expect(wantedOf((await check(vin)).json()).error).toBe(
+      'поставщик недоступен (json-service, HTTP 500; попыток: 3)',
+    );
     expect(hits).toHaveLength(3);
     behaviour = 'ok';
     expect(wantedOf((await check(vin)).json())).toMatchObject({ status: 'ok', fromCache: false });
@@ -173,12 +176,12 @@ describe('remote HTTP source', () => {
   it('fails at once on malformed JSON or an unexpected shape', async () => {
     behaviour = 'bad-json';
     expect(wantedOf((await check(randomVin())).json()).error).toBe(
-      'Источник вернул некорректный ответ (не JSON)',
+      'ответ поставщика не удалось прочитать (json-service, не JSON)',
     );
     expect(hits).toHaveLength(1);
     behaviour = 'bad-shape';
     expect(wantedOf((await check(randomVin())).json()).error).toBe(
-      'Источник вернул ответ неожиданного формата',
+      'ответ поставщика не удалось прочитать (json-service, поле findings: неожиданный формат)',
     );
     const sources = (
       await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(user.token) })
@@ -229,7 +232,7 @@ describe('remote HTTP source', () => {
     const second = await runChecksNow(app, config, user.token);
     const wanted = second.sources.find((s: { type: string }) => s.type === 'wanted');
     expect(wanted).toMatchObject({ batchesFailed: 1, events: 0 });
-    expect(wanted.lastError).toContain('Источник ответил ошибкой 500');
+    expect(wanted.lastError).toContain('поставщик недоступен (json-service, HTTP 500');
     // The failure did not turn into «wanted removed».
     const { rows } = await app.db.query(
       `SELECT count(*)::int AS n FROM finding_snapshots WHERE source_type = 'wanted' AND organisation_id = $1`,

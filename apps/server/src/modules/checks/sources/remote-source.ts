@@ -1,14 +1,12 @@
-import { type Finding, findingSchema, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
-import { z } from 'zod';
+import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
 import type { RemoteSourceConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
-import { JSON_SERVICE_PROVIDER, recordSourceCacheHits, recordSourceCall } from '../../../lib/metrics.ts';
-import {
-  OutboundError,
-  type OutboundResponse,
-  outboundRequest,
-} from '../../../lib/outbound/outbound-request.ts';
+import { recordSourceCacheHits, recordSourceCall } from '../../../lib/metrics.ts';
 import { sourceAnswersFor } from './dataset-source.ts';
+import type { Provider, ProviderContext } from './providers/provider.ts';
+import { providerByName } from './providers/provider-catalogue.ts';
+import { failureText, ProviderFailure } from './providers/provider-failure.ts';
+import { sendProviderRequest } from './providers/provider-http.ts';
 import { DAILY_LIMIT_REACHED, takeRequest } from './request-budget.ts';
 import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { getCachedAnswers, putCachedAnswers } from './sources.queries.ts';
@@ -25,126 +23,84 @@ export const DEFAULT_CACHE_TTL: Readonly<Record<SourceType, number>> = {
   passport: 24 * 3600,
 };
 
-const remoteAnswerSchema = z.object({ findings: z.array(findingSchema) });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Largest answer read from a remote source for one identifier. */
-const REMOTE_ANSWER_MAX_BYTES = 5 * 1024 * 1024;
-
-class RemoteFailure extends Error {
-  readonly retryable: boolean;
-  readonly retryAfterMs?: number;
-  constructor(message: string, retryable: boolean, retryAfterMs?: number) {
-    super(message);
-    this.retryable = retryable;
-    this.retryAfterMs = retryAfterMs;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The cache key of an item, as getCachedAnswers returns it. */
+const keyOf = (item: CheckItem) => `${item.documentType ?? ''}|${item.identifier}`;
 
 /**
- * A source served by an HTTP JSON service:
- * `GET {url}/check?kind=vin|document&identifier=…[&documentType=…]` with `Authorization: Bearer {token}`
- * answers `{"findings": [{"key": "…", "payload": {…}}]}`. Timeouts, 429 and 5xx are retried with
- * exponential back-off; answers are cached for the type's TTL; failures are never cached.
+ * A source served by a provider over HTTP (SOURCE_<TYPE>_PROVIDER, providers/): the provider builds
+ * its requests and reads its answers into findings; this adds what every provider shares. Answers
+ * are cached per identifier for the type's TTL, shared by every organisation (pay once per TTL);
+ * failures are never cached. Rate-limited, unavailable and timed-out requests are retried with
+ * exponential back-off, honouring Retry-After; every failure ends as a `failed` answer whose error is
+ * the vocabulary's Russian reason (providers/provider-failure.ts), never as «nothing found».
  */
 export function createRemoteSource(
   type: SourceType,
   config: RemoteSourceConfig,
-  deps: { db: Queryable },
+  deps: {
+    db: Queryable;
+    /** Every remote source's configuration: answers a provider gives for other types are cached for those it also serves. */
+    remoteSources?: Partial<Record<SourceType, RemoteSourceConfig>>;
+  },
 ): SourceAdapter {
+  const provider: Provider = providerByName(config.provider);
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
-
-  async function requestOnce(item: CheckItem): Promise<Finding[]> {
-    const url = new URL(`${config.url}/check`);
-    url.searchParams.set('kind', item.kind);
-    url.searchParams.set('identifier', item.identifier);
-    if (item.documentType) {
-      url.searchParams.set('documentType', item.documentType);
-    }
+  /** Every request to the provider, each retry and poll too, is one of the source's budget. */
+  const takeTurn = async () => {
     if ((await takeRequest(deps.db, type, config)) === DAILY_LIMIT_REACHED) {
-      throw new RemoteFailure('Дневной лимит запросов к источнику исчерпан', false);
+      throw new ProviderFailure('daily_limit');
     }
-    const timeoutText = `Источник не ответил за ${(config.timeoutMs / 1000).toLocaleString('ru-RU')} с`;
-    let response: OutboundResponse;
-    try {
-      response = await outboundRequest(url.toString(), {
-        headers: {
-          accept: 'application/json',
-          ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
-        },
-        timeoutMs: config.timeoutMs,
-        // SOURCE_<TYPE>_URL is the operator's, often an internal service: no address check. The
-        // tenant gives only the identifier, which goes into the query string, never the host.
-        policy: { allowedRanges: [], trusted: true },
-        readBody: true,
-        maxResponseBytes: REMOTE_ANSWER_MAX_BYTES,
-      });
-    } catch (error) {
-      const kind = error instanceof OutboundError ? error.kind : 'connect';
-      if (kind === 'timeout') {
-        throw new RemoteFailure(timeoutText, true);
-      }
-      if (kind === 'too_large') {
-        throw new RemoteFailure('Источник вернул слишком большой ответ', false);
-      }
-      if (kind === 'invalid') {
-        throw new RemoteFailure('Адрес источника задан неверно', false);
-      }
-      throw new RemoteFailure('Источник недоступен (нет соединения)', true);
-    }
-    if (response.status === 429) {
-      const retryAfter = Number(response.headers['retry-after']);
-      throw new RemoteFailure(
-        'Источник ограничил частоту запросов (429)',
-        true,
-        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
-      );
-    }
-    if (response.status < 200 || response.status >= 300) {
-      // Redirects are not followed either: a 3xx is an error like any other.
-      throw new RemoteFailure(`Источник ответил ошибкой ${response.status}`, response.status >= 500);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(response.body.toString('utf8'));
-    } catch {
-      throw new RemoteFailure('Источник вернул некорректный ответ (не JSON)', false);
-    }
-    const parsed = remoteAnswerSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new RemoteFailure('Источник вернул ответ неожиданного формата', false);
-    }
-    return parsed.data.findings.toSorted((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  }
+  };
+  const ctx: ProviderContext = {
+    type,
+    config,
+    send: (request) => sendProviderRequest({ type, config, takeTurn }, request),
+    sleep,
+    now: Date.now,
+  };
+  /** Other types this provider serves at the same address, to cache what one answer says about them. */
+  const siblings = Object.entries(deps.remoteSources ?? {}).filter(
+    ([other, sibling]) =>
+      other !== type && sibling?.provider === config.provider && sibling.url === config.url,
+  ) as [SourceType, RemoteSourceConfig][];
 
-  const metricLabels = { source: type, provider: JSON_SERVICE_PROVIDER };
+  const metricLabels = { source: type, provider: provider.name };
 
-  async function fetchItem(item: CheckItem): Promise<ItemAnswer> {
+  async function fetchItem(
+    item: CheckItem,
+  ): Promise<{ answer: ItemAnswer; related?: Partial<Record<SourceType, Finding[]>> }> {
     const started = performance.now();
-    const answer = await askWithRetries(item);
-    const ok = answer.status === 'ok';
+    const fetched = await askWithRetries(item);
+    const ok = fetched.answer.status === 'ok';
     recordSourceCall(metricLabels, {
       answered: ok ? 1 : 0,
       failed: ok ? 0 : 1,
       seconds: (performance.now() - started) / 1000,
     });
-    return answer;
+    return fetched;
   }
 
-  async function askWithRetries(item: CheckItem): Promise<ItemAnswer> {
+  async function askWithRetries(
+    item: CheckItem,
+  ): Promise<{ answer: ItemAnswer; related?: Partial<Record<SourceType, Finding[]>> }> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return { status: 'ok', findings: await requestOnce(item) };
+        const result = await provider.fetch(ctx, item);
+        return { answer: { status: 'ok', findings: result.findings }, related: result.related };
       } catch (error) {
         const failure =
-          error instanceof RemoteFailure ? error : new RemoteFailure('Источник недоступен', true);
+          error instanceof ProviderFailure
+            ? error
+            : new ProviderFailure('unreadable', 'ошибка разбора ответа');
         if (!failure.retryable || attempt >= config.retries) {
-          const tries = attempt + 1;
           return {
-            status: 'failed',
-            findings: [],
-            error: tries > 1 ? `${failure.message} (попыток: ${tries})` : failure.message,
+            answer: {
+              status: 'failed',
+              findings: [],
+              error: failureText(provider.name, failure, attempt + 1),
+            },
           };
         }
         const backoff = Math.min(5000, 200 * 2 ** attempt) * (0.75 + Math.random() / 2);
@@ -154,7 +110,6 @@ export function createRemoteSource(
   }
 
   async function checkBatch(items: CheckItem[]): Promise<ItemAnswer[]> {
-    const keyOf = (item: CheckItem) => `${item.documentType ?? ''}|${item.identifier}`;
     const cached = await getCachedAnswers(
       deps.db,
       type,
@@ -171,13 +126,27 @@ export function createRemoteSource(
       }
     });
     recordSourceCacheHits(metricLabels, items.length - misses.length);
+    const related = new Map<
+      SourceType,
+      { documentType: string; identifier: string; findings: Finding[] }[]
+    >();
     // A few requests in flight; the rate limit sets the pace.
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(4, misses.length) }, async () => {
         while (next < misses.length) {
           const index = misses[next++]!;
-          answers[index] = await fetchItem(items[index]!);
+          const item = items[index]!;
+          const fetched = await fetchItem(item);
+          answers[index] = fetched.answer;
+          for (const [other] of siblings) {
+            const findings = fetched.related?.[other];
+            if (findings) {
+              const list = related.get(other) ?? [];
+              list.push({ documentType: item.documentType ?? '', identifier: item.identifier, findings });
+              related.set(other, list);
+            }
+          }
         }
       }),
     );
@@ -186,13 +155,19 @@ export function createRemoteSource(
       type,
       ttl,
       misses
-        .filter((index) => answers[index]!.status === 'ok' && !answers[index]!.fromCache)
+        .filter((index) => answers[index]!.status === 'ok')
         .map((index) => ({
           documentType: items[index]!.documentType ?? '',
           identifier: items[index]!.identifier,
           findings: answers[index]!.findings,
         })),
     );
+    for (const [other, sibling] of siblings) {
+      const list = related.get(other);
+      if (list) {
+        await putCachedAnswers(deps.db, other, sibling.cacheTtl ?? DEFAULT_CACHE_TTL[other], list);
+      }
+    }
     return answers;
   }
 
@@ -200,7 +175,7 @@ export function createRemoteSource(
     type,
     adapter: 'remote',
     itemKinds: SOURCE_TYPES[type].itemKinds,
-    answersFor: (item) => sourceAnswersFor(type, item),
+    answersFor: (item) => sourceAnswersFor(type, item) && (provider.answersFor?.(item) ?? true),
     datasetVersion: async () => null,
     check: async (item) => (await checkBatch([item]))[0]!,
     checkBatch,

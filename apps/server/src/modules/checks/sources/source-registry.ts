@@ -8,7 +8,8 @@ import type { CheckItem, DatasetSourceDeps, SourceAdapter } from './source-adapt
 import { listActiveImports, listItemRecords, readInputVersions } from './sources.queries.ts';
 
 /**
- * The adapter for a source type: remote when SOURCE_<TYPE>_URL is configured, else the dataset
+ * The adapter for a source type: a provider over HTTP when SOURCE_<TYPE>_PROVIDER (or only
+ * SOURCE_<TYPE>_URL, our JSON protocol) is configured, else the dataset
  * in our database (for `pledges`, its own adapter, which marks the checking organisation's pledges). Adapters are cheap: make one per check or batch.
  */
 export function createSourceAdapter(
@@ -17,7 +18,7 @@ export function createSourceAdapter(
 ): SourceAdapter {
   const remote = deps.config.remoteSources[type];
   if (remote) {
-    return createRemoteSource(type, remote, deps);
+    return createRemoteSource(type, remote, { db: deps.db, remoteSources: deps.config.remoteSources });
   }
   return type === 'pledges' ? createPledgesSource(deps) : createDatasetSource(type, deps);
 }

@@ -1,0 +1,40 @@
+import { SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
+
+/**
+ * The providers a source type can be served by (SOURCE_<TYPE>_PROVIDER), what each serves, its
+ * published production address (SOURCE_<TYPE>_URL's default) and whether SOURCE_<TYPE>_TOKEN is a key
+ * or `login:password`. Their adapters live in modules/checks/sources/providers/<name>/; docs/providers.md.
+ */
+export const SOURCE_PROVIDERS = {
+  'json-service': { types: SOURCE_TYPE_CODES, defaultUrl: null, token: 'optional' },
+  'parser-api': { types: ['pledges'], defaultUrl: 'https://parser-api.com', token: 'key' },
+  'api-cloud': {
+    types: ['pledges', 'restrictions', 'wanted', 'accidents', 'registration'],
+    defaultUrl: 'https://api-cloud.ru',
+    token: 'key',
+  },
+  fedresurs: {
+    types: ['bankruptcy'],
+    defaultUrl: 'https://bank-publications-prod.fedresurs.ru',
+    token: 'login:password',
+  },
+  avtocod: {
+    types: ['pledges', 'restrictions', 'wanted', 'accidents', 'registration'],
+    defaultUrl: 'https://b2b-api.spectrumdata.ru/b2b/api/v1',
+    token: 'login:password',
+  },
+} as const satisfies Record<
+  string,
+  { types: readonly SourceType[]; defaultUrl: string | null; token: 'optional' | 'key' | 'login:password' }
+>;
+
+export type SourceProviderName = keyof typeof SOURCE_PROVIDERS;
+export const SOURCE_PROVIDER_NAMES = Object.keys(SOURCE_PROVIDERS) as SourceProviderName[];
+/** SOURCE_<TYPE>_PROVIDER's values: the dataset (the default) or a provider. */
+export const SOURCE_PROVIDER_VALUES = ['dataset', ...SOURCE_PROVIDER_NAMES] as const;
+
+export function providersServing(type: SourceType): SourceProviderName[] {
+  return SOURCE_PROVIDER_NAMES.filter((name) =>
+    (SOURCE_PROVIDERS[name].types as readonly SourceType[]).includes(type),
+  );
+}
