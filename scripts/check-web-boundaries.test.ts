@@ -63,4 +63,33 @@ describe('web boundaries', () => {
   it('finds no violation in the web app as it is', () => {
     expect(checkTree(webSrc)).toEqual([]);
   });
+
+  it('refuses production code importing the test harness, and lets tests use it', () => {
+    const harness = "import { renderRoute } from '@/testing/render-route';";
+    expect(messages('features/events/components/events-page.tsx', harness)).toEqual([
+      expect.stringContaining('production code may not import the test harness'),
+    ]);
+    expect(messages('lib/x.ts', "import { a } from '../testing/render-route';")).toHaveLength(1);
+    expect(messages('features/events/components/events-page.test.tsx', harness)).toEqual([]);
+  });
+
+  it('refuses a query key kept in a variable or built by hand, as well as a literal one', () => {
+    const file = path.join('features', 'events', 'api', 'get-events.ts');
+    expect(
+      messages(file, 'const key = queryKeys.events.all;\nuseQuery({ queryKey: key, queryFn });'),
+    ).toEqual([expect.stringContaining('a query key kept elsewhere (key)')]);
+    expect(messages(file, 'queryClient.setQueryData(EVENTS_KEY, data);')).toHaveLength(1);
+    expect(messages(file, "queryClient.getQueryData<Data>(['events']);")).toHaveLength(1);
+    expect(messages(file, "useQuery({ queryKey: ['events', id], queryFn });")).toHaveLength(1);
+    expect(
+      messages(
+        file,
+        [
+          'useQuery({ queryKey: queryKeys.events.list(query), queryFn });',
+          'queryClient.invalidateQueries({ queryKey: profileQueryOptions().queryKey });',
+          'queryClient.setQueryData(queryKeys.events.one(id), data);',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+  });
 });

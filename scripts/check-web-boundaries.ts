@@ -5,8 +5,10 @@
  *   (the route-test harness) and packages;
  *   never another feature nor `app/` (the app layer, `app/` and `main.tsx`, composes features).
  * - `components/`, `lib/`, `config/` and `testing/` import no feature and not `app/`.
- * - Query keys come from `lib/query-keys.ts`: a literal array as a `queryKey` or in `setQueryData`
- *   inside `features/` is refused.
+ * - Production code never imports `testing/` (the route-test harness is for tests only).
+ * - Query keys come from `lib/query-keys.ts`: inside `features/`, a `queryKey` or the key of
+ *   `setQueryData` / `getQueryData` is `queryKeys.…` or another query's `…QueryOptions(…).queryKey`;
+ *   a literal array, or anything kept in a variable, is refused.
  * - No source file is over 500 lines, except a catalogue (query keys, schemas) whose first line says
  *   why: `// Catalogue …`.
  * Run: `node scripts/check-web-boundaries.ts [srcDir]`; exits 1 and lists each violation.
@@ -18,7 +20,10 @@ import { fileURLToPath } from 'node:url';
 export type Violation = { file: string; line: number; message: string };
 
 const importPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
-const literalKeyPattern = /(?:\bqueryKey\s*:\s*|\bsetQueryData\s*\(\s*)\[/g;
+const keyPattern = /(?:\bqueryKey\s*:\s*|\b(?:set|get)QueryData\s*(?:<[^>]*>)?\(\s*)([^,}\n]*)/g;
+const catalogueKey = /^(?:queryKeys\.|\w+QueryOptions\([^)]*\)\.queryKey\b)/;
+const isTestFile = (relative: string) =>
+  /\.test\.tsx?$/.test(relative) || relative.split(/[\\/]/).includes('testing');
 
 const lineOf = (source: string, index: number): number => source.slice(0, index).split('\n').length;
 
@@ -72,7 +77,11 @@ export const checkSource = (relative: string, source: string): Violation[] => {
     if (target === null) {
       continue;
     }
-    const reason = refusal(fromLayer, target.startsWith('..') ? 'outside src' : layerOf(target));
+    const toLayer = target.startsWith('..') ? 'outside src' : layerOf(target);
+    const reason =
+      toLayer === 'testing' && !isTestFile(relative)
+        ? 'production code may not import the test harness (testing/)'
+        : refusal(fromLayer, toLayer);
     if (reason) {
       violations.push({
         file: relative,
@@ -82,11 +91,17 @@ export const checkSource = (relative: string, source: string): Violation[] => {
     }
   }
   if (fromLayer.startsWith('features/')) {
-    for (const match of source.matchAll(literalKeyPattern)) {
+    for (const match of source.matchAll(keyPattern)) {
+      const key = (match[1] ?? '').trim();
+      if (key === '' || catalogueKey.test(key)) {
+        continue;
+      }
       violations.push({
         file: relative,
         line: lineOf(source, match.index),
-        message: 'a literal query key: build it with queryKeys from @/lib/query-keys',
+        message: key.startsWith('[')
+          ? 'a literal query key: build it with queryKeys from @/lib/query-keys'
+          : `a query key kept elsewhere (${key}): build it with queryKeys from @/lib/query-keys where it is used`,
       });
     }
   }

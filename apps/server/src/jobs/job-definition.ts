@@ -4,8 +4,8 @@ import type { PgBoss, Queue } from 'pg-boss';
 import type { z } from 'zod';
 import type { AppConfig } from '../config/env.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { Mailer } from '../lib/mailer.ts';
 import type { PhaseTimings } from '../lib/phase-timings.ts';
-import type { Mailer } from '../plugins/mailer.ts';
 
 export interface JobContext {
   db: pg.Pool;

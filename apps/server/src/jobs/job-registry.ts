@@ -1,21 +1,19 @@
 import { PgBoss } from 'pg-boss';
-// Registers the upload kinds other modules provide, in every process that runs uploads.
-import '../wiring.ts';
 import type { AppConfig } from '../config/env.ts';
 import { recordJob } from '../lib/metrics.ts';
 /** Every background job of the app. Modules add theirs here. */
-import { pruneAuthAttemptsJob } from '../modules/auth/jobs/prune-attempts.job.ts';
-import { checkBatchJob } from '../modules/checks/jobs/check-batch.job.ts';
-import { planCheckRunJob } from '../modules/checks/jobs/plan-check-run.job.ts';
-import { pledgeLapseJob } from '../modules/checks/jobs/pledge-lapse.job.ts';
-import { recheckItemsJob } from '../modules/checks/jobs/recheck-items.job.ts';
-import { scheduledChecksJob } from '../modules/checks/jobs/scheduled-checks.job.ts';
-import { sourceAlertsJob } from '../modules/checks/jobs/source-alerts.job.ts';
-import { deliverMailJob } from '../modules/mail/jobs/deliver-mail.job.ts';
-import { deliverNotificationJob } from '../modules/notifications/jobs/deliver-notification.job.ts';
-import { notificationDigestsJob } from '../modules/notifications/jobs/notification-digests.job.ts';
-import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
-import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
+import { pruneAuthAttemptsJob } from '../modules/auth/index.ts';
+import {
+  checkBatchJob,
+  planCheckRunJob,
+  pledgeLapseJob,
+  recheckItemsJob,
+  scheduledChecksJob,
+  sourceAlertsJob,
+} from '../modules/checks/index.ts';
+import { deliverMailJob } from '../modules/mail/index.ts';
+import { deliverNotificationJob, notificationDigestsJob } from '../modules/notifications/index.ts';
+import { importUploadJob, validateUploadJob } from '../modules/uploads/index.ts';
 import type {
   AnyJobDefinition,
   JobContext,

@@ -1,11 +1,11 @@
 import type { Role } from '@pledgewatch/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { AuthContext } from '../lib/auth-context.ts';
 import { requestSite, UNSAFE_METHODS } from '../lib/same-origin.ts';
 import { AUTH_COOKIE, setSessionCookie } from '../lib/session-cookie.ts';
-import { authenticateToken } from '../modules/auth/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,7 +41,14 @@ export const requireAuth = (request: FastifyRequest): AuthContext => {
   return request.auth;
 };
 
-export default fp<{ sessionTtl: number; appUrl: string }>(
+/** How a session token becomes the request's auth; the auth module's, handed over by buildApp. */
+export type AuthenticateToken = (options: {
+  db: Queryable;
+  token: string;
+  sessionTtl: number;
+}) => Promise<AuthContext | null>;
+
+export default fp<{ sessionTtl: number; appUrl: string; authenticateToken: AuthenticateToken }>(
   async (fastify, options) => {
     fastify.decorateRequest('auth', null);
 
@@ -59,7 +66,7 @@ export default fp<{ sessionTtl: number; appUrl: string }>(
       ) {
         throw new AppError('CROSS_SITE_REQUEST');
       }
-      const auth = await authenticateToken({
+      const auth = await options.authenticateToken({
         db: fastify.db,
         token: found.token,
         sessionTtl: options.sessionTtl,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../../plugins/mailer.ts';
+import { createMailer } from '../../lib/mailer.ts';
 import { startSmtpSink } from '../../testing/smtp-sink.ts';
 import { buildTestApp } from '../../testing/test-app.ts';
 import { deliverMailJob } from './jobs/deliver-mail.job.ts';

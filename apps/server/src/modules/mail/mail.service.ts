@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
-import type { MailMessage } from '../../plugins/mailer.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
 import { deliverMailJob } from './jobs/deliver-mail.job.ts';
 import { insertOutboxMail } from './mail.queries.ts';
 

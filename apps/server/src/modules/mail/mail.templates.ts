@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../plugins/mailer.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -2,10 +2,10 @@ import type { WebhookEvent } from '@pledgewatch/contract';
 import type { AppConfig } from '../../config/env.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { retryOnConnectionLoss } from '../../db/pool.ts';
+import type { Mailer, MailMessage } from '../../lib/mailer.ts';
 import { recordNotificationDelivery } from '../../lib/metrics.ts';
 import { formatMoscow, formatMoscowDate } from '../../lib/moscow-time.ts';
 import { outboundPolicy } from '../../lib/outbound/outbound-request.ts';
-import type { Mailer, MailMessage } from '../../plugins/mailer.ts';
 import { insertOutboxMail, markOutboxMail } from '../mail/index.ts';
 import { ChannelFailure, sendTelegram, sendWebhook } from './notifications.channels.ts';
 import {

@@ -8,8 +8,8 @@ import {
   type SourceType,
   type WebhookEvent,
 } from '@pledgewatch/contract';
+import type { MailMessage } from '../../lib/mailer.ts';
 import { formatMoscow } from '../../lib/moscow-time.ts';
-import type { MailMessage } from '../../plugins/mailer.ts';
 import type { EventRow } from './notifications.queries.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { CreateNotificationRuleBody, NotificationRule } from '@pledgewatch/
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/pool.ts';
-import { createMailer, type MailMessage } from '../../plugins/mailer.ts';
+import { createMailer, type MailMessage } from '../../lib/mailer.ts';
 import { startSmtpSink } from '../../testing/smtp-sink.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { deliverNotificationJob } from './jobs/deliver-notification.job.ts';

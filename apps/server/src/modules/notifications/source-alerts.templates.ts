@@ -1,5 +1,5 @@
 import { formatPeopleDate, SOURCE_TYPES, type SourceAlert } from '@pledgewatch/contract';
-import type { MailMessage } from '../../plugins/mailer.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
 import type { RuleRow } from './notifications.queries.ts';
 
 /**

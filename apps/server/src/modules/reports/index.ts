@@ -7,3 +7,4 @@ export {
   xlsxReport,
 } from './report-files.ts';
 export { streamRows } from './reports.queries.ts';
+export { reportRoutes } from './reports.routes.ts';

@@ -3,6 +3,8 @@
  * kinds, see wiring.ts), starting an upload, and the file readers other modules reuse.
  */
 export { arrayLiteral } from './copy-writer.ts';
+export { importUploadJob } from './jobs/import-upload.job.ts';
+export { validateUploadJob } from './jobs/validate-upload.job.ts';
 export {
   normaliseHeader,
   type RowProblem,
@@ -13,4 +15,5 @@ export { registerUploadKind } from './kinds/upload-kinds.ts';
 export { openRowSource } from './reader/open-row-source.ts';
 export { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
 export { contentTypeOf } from './upload-files.ts';
+export { uploadRoutes } from './uploads.routes.ts';
 export { createUpload, uploadTemplateFile } from './uploads.service.ts';

@@ -7,8 +7,9 @@ describe('upload kind registry', () => {
   it('knows its own portfolio kind, and another module’s kind only once it is registered', async () => {
     expect(uploadKindHandler('items')).toBe(itemsUpload);
     expect(() => uploadKindHandler('pledge_events')).toThrow('upload kind pledge_events is not registered');
-    // The app's wiring registers the pledges module's kind in every process (server, worker, tests).
-    await import('../../../wiring.ts');
+    // The composition roots (buildApp, the worker) register the pledges module's kind in every process.
+    const { registerModules } = await import('../../../wiring.ts');
+    registerModules();
     expect(uploadKindHandler('pledge_events')).toBe(pledgeEventsUpload);
   });
 

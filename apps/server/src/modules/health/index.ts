@@ -1,0 +1,2 @@
+/** The health module's public entry: its routes (liveness and readiness), registered in app.ts. */
+export { healthRoutes } from './health.routes.ts';
