@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allEndpoints } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
@@ -6,14 +6,10 @@ import { buildTestApp } from './testing/test-app.ts';
 
 /**
  * The seed spec's table of calls is the contract we were given: every method + path in it must
- * be in the served OpenAPI document. Reads the steering copy beside the repo when present, else
- * the copy kept in docs/.
+ * be in the served OpenAPI document (docs/seed-spec.md, the spec as given).
  */
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const specPath = [
-  path.join(repoRoot, '../shared/spec/seed-spec.md'),
-  path.join(repoRoot, 'docs/seed-spec.md'),
-].find((candidate) => existsSync(candidate));
+const specPath = path.join(repoRoot, 'docs/seed-spec.md');
 
 function seedCalls(markdown: string): { method: string; path: string }[] {
   const section = markdown.split('## 7. The calls it makes')[1]?.split('\n## ')[0] ?? '';
