@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,6 +65,64 @@ async function startServer(dataDir: string, port: number): Promise<Started> {
   return { child, output: () => output, exited };
 }
 
+/**
+ * `npm start` as a service manager runs it: the repository's own `start` and `start:server` scripts,
+ * through npm and its shells, in a folder that links to this repository. Only the web build is left
+ * out (`npm run build` → `true`): it takes a minute and has nothing to do with signals.
+ */
+async function startWithNpm(dataDir: string, port: number): Promise<Started> {
+  const { scripts } = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const folder = await tempDir();
+  for (const name of ['apps', 'packages', 'node_modules']) {
+    await symlink(path.join(repoRoot, name), path.join(folder, name));
+  }
+  const start = scripts.start!.replace('npm run build', 'true');
+  expect(start).not.toBe(scripts.start);
+  await writeFile(
+    path.join(folder, 'package.json'),
+    JSON.stringify({
+      name: 'pledgewatch-npm-start',
+      private: true,
+      type: 'module',
+      scripts: { start, 'start:server': scripts['start:server'] },
+    }),
+  );
+  const child = spawn('npm', ['start'], {
+    cwd: folder,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
 async function waitUntilRunning(started: Started): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!started.output().includes('Pledgewatch is running')) {
@@ -106,6 +165,32 @@ describe.skipIf(process.env.TEST_DB === 'server')('server process', () => {
       logLevels(server.output()).filter((line) => line.level >= 40 && /terminat/.test(JSON.stringify(line))),
     ).toEqual([]);
     expect(embeddedServerPid(dataDir)).toBeUndefined();
+  });
+
+  it('SIGTERM to `npm start` (as a service manager sends it) stops the server and its PostgreSQL', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = path.join(await tempDir(), 'data');
+    const port = await findFreePort();
+    const started = await startWithNpm(dataDir, port);
+    await waitUntilRunning(started);
+    const postgres = embeddedServerPid(dataDir);
+    expect(postgres).toBeDefined();
+    expect(await portOpen(port)).toBe(true);
+
+    // Only the npm process, not its group: what `systemctl stop` does with KillMode=process and what
+    // `kill <pid>` does by hand.
+    started.child.kill('SIGTERM');
+    await started.exited;
+    const deadline = Date.now() + 30_000;
+    while ((await portOpen(port)) || embeddedServerPid(dataDir) !== undefined) {
+      if (Date.now() > deadline) {
+        throw new Error(`still running after SIGTERM to npm:\n${started.output()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(started.output()).toContain('SIGTERM: shutting down');
+    expect(logLevels(started.output()).filter((line) => line.level >= 50)).toEqual([]);
   });
 
   it('an app killed with SIGKILL starts again on the same DATA_DIR (its orphaned PostgreSQL is stopped)', {

@@ -12,7 +12,7 @@ describe('memory of the processes that run uploads (issue #15)', () => {
     // Without the cap V8 grows the young generation to 2 × 64 MB during a long import: the peak
     // RSS of a million-row upload passed 300 MB, and grew with the file.
     for (const script of ['start:server', 'worker']) {
-      expect(scripts[script]).toMatch(/^node --max-semi-space-size=16 /);
+      expect(scripts[script]).toMatch(/^exec node --max-semi-space-size=16 /);
     }
     const bench = await readFile(path.join(repoRoot, 'bench/portfolio.bench.ts'), 'utf8');
     expect(bench).toContain("IMPORTING_PROCESS_FLAGS = ['--max-semi-space-size=16']");
