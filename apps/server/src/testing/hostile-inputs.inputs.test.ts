@@ -24,8 +24,10 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-inputs-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 /** Small enough to send a file over it quickly, big enough for the huge-cell file. */
 const MAX_BYTES = 40 * 1024 * 1024;
+/** Above the 74 MB nested-tag sheet (its declared size must pass), below the 100 MB zip bomb. */
+const MAX_UNZIPPED_BYTES = 80 * 1024 * 1024;
 const { app, config } = await buildTestApp({
-  config: { dataDir, uploadMaxBytes: MAX_BYTES, uploadMaxUnzippedBytes: 64 * 1024 * 1024 },
+  config: { dataDir, uploadMaxBytes: MAX_BYTES, uploadMaxUnzippedBytes: MAX_UNZIPPED_BYTES },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -431,6 +433,108 @@ describe('hostile files: refused at once', () => {
     const header = ['VIN', 'Метка', ...Array.from({ length: 5000 }, (_, i) => `Столбец ${i}`)].join(';');
     const answer = await responsive(() => sendFile(user, 'wide.csv', `${header}\r\n${VIN_A};x\r\n`));
     await expectRefused(user, answer, 422, 'В строке заголовков больше 256 столбцов');
+  });
+});
+
+/**
+ * Markup repeated to `bytes` (Buffer.fill: no string of that size is ever built here). The security
+ * re-test's files: blocks of 200 `<t>` and one `<u a="…">`, 24 million open tags in 74 MB (a 1.2 MB
+ * file), and 10 million `<t>` in 30 MB (a 30 KB file).
+ */
+const NESTED_BLOCK = `${'<t>'.repeat(200)}<u a="${'x'.repeat(8)}">`;
+const repeated = (pattern: string, bytes: number) => Buffer.alloc(bytes, pattern);
+const nestedSizes = [
+  ['24 million nested tags (74 MB unpacked)', () => repeated(NESTED_BLOCK, 74 * 1024 * 1024)],
+  ['10 million nested <t> (30 MB unpacked)', () => repeated('<t>', 30_000_000)],
+] as const;
+const DEPTH_MESSAGE = 'Файл XLSX отклонён: вложенность элементов XML глубже 64 уровней';
+/** Empty rows before the flood: the request's header check never reaches it, the job does. */
+const FILLER_ROWS = Array.from({ length: 5000 }, (_, i) => `<row r="${i + 2}"></row>`).join('');
+const SST_OPEN =
+  '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">';
+
+/** The sheet (or shared strings) with `flood` spliced in where `place` says. */
+function floodedWorkbook(place: 'cell' | 'between rows' | 'shared strings', flood: Buffer): Buffer {
+  const head = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${HEADER_ROW}${FILLER_ROWS}`;
+  const tail = Buffer.from('</sheetData></worksheet>');
+  const parts: Record<string, Buffer> = { 'xl/workbook.xml': WORKBOOK, 'xl/_rels/workbook.xml.rels': RELS };
+  if (place === 'shared strings') {
+    parts['xl/sharedStrings.xml'] = Buffer.concat([Buffer.from(`${SST_OPEN}<si><t>`), flood]);
+    parts['xl/worksheets/sheet1.xml'] = sheetXml(`${HEADER_ROW}<row r="2">${inline('A2', VIN_A)}</row>`);
+  } else if (place === 'cell') {
+    const cell = `<row r="9000"><c r="A9000" t="inlineStr"><is><t>${VIN_A}</t></is></c><c r="B9000" t="inlineStr"><is>`;
+    parts['xl/worksheets/sheet1.xml'] = Buffer.concat([Buffer.from(head + cell), flood, tail]);
+  } else {
+    parts['xl/worksheets/sheet1.xml'] = Buffer.concat([Buffer.from(head), flood, tail]);
+  }
+  return zip(parts);
+}
+
+/** Nothing of the upload kept: no items, no staged rows, no error rows. */
+async function nothingKept(user: TestUser) {
+  expect(await written(user.organisationId)).toEqual(NOTHING);
+  const { rows } = await app.db.query<{ staged: number; errors: number }>(
+    `SELECT (SELECT count(*)::int FROM upload_item_rows r JOIN uploads u ON u.id = r.upload_id
+              WHERE u.organisation_id = $1) AS staged,
+            (SELECT count(*)::int FROM upload_errors e JOIN uploads u ON u.id = e.upload_id
+              WHERE u.organisation_id = $1) AS errors`,
+    [user.organisationId],
+  );
+  expect(rows[0]).toEqual({ staged: 0, errors: 0 });
+}
+
+/** Sends the file; an answer of 202 runs the validation job. Either way the upload ends failed. */
+async function expectFailedUpload(user: TestUser, name: string, file: Buffer, message: string | RegExp) {
+  await responsive(async () => {
+    const answer = await sendFile(user, name, file);
+    if (answer.status === 202) {
+      await runJob(validateUploadJob, answer.json.id as string);
+      const row = await uploadRow(answer.json.id as string);
+      expect(row?.status).toBe('failed');
+      expect(row?.error_message).toMatch(CYRILLIC);
+      expect(row?.error_message).toMatch(message);
+    } else {
+      await expectRefused(user, answer, 422, message);
+    }
+  });
+  await nothingKept(user);
+}
+
+const RSS_AFTER_MB = 400;
+
+describe('hostile files: nested tags (XML depth, element and size caps)', () => {
+  for (const [size, flood] of nestedSizes) {
+    for (const place of ['cell', 'between rows', 'shared strings'] as const) {
+      it(`${size} ${place === 'shared strings' ? 'in the shared strings' : place === 'cell' ? 'in a cell' : 'between rows'}: failed with the reason, RSS back under ${RSS_AFTER_MB} MB`, async () => {
+        const user = await createSignedInUser(app);
+        const file = floodedWorkbook(place, flood());
+        expect(file.length).toBeLessThan(2 * 1024 * 1024);
+        await expectFailedUpload(user, 'nested.xlsx', file, DEPTH_MESSAGE);
+        expect(process.memoryUsage().rss / 1024 / 1024).toBeLessThan(RSS_AFTER_MB);
+      }, 60_000);
+    }
+  }
+
+  it('7.5 million sibling <t/> in one cell: refused by the per-row element cap', async () => {
+    const user = await createSignedInUser(app);
+    // 30 MB: under the size from which a compression ratio alone refuses the file.
+    const file = floodedWorkbook('cell', repeated('<t/>', 30_000_000));
+    await expectFailedUpload(user, 'flat.xlsx', file, 'в одной строке листа больше 100000 элементов XML');
+    expect(process.memoryUsage().rss / 1024 / 1024).toBeLessThan(RSS_AFTER_MB);
+  }, 60_000);
+
+  it('a DOCTYPE with entity declarations in the sheet → refused, nothing expanded', async () => {
+    const user = await createSignedInUser(app);
+    const lol = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const sheet = Buffer.from(
+      `<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY l0 "lol">${lol}]><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${HEADER_ROW}<row r="2">${inline('A2', '&l9;')}</row></sheetData></worksheet>`,
+    );
+    const file = zip({
+      'xl/workbook.xml': WORKBOOK,
+      'xl/_rels/workbook.xml.rels': RELS,
+      'xl/worksheets/sheet1.xml': sheet,
+    });
+    await expectFailedUpload(user, 'lol.xlsx', file, 'объявления DOCTYPE и ENTITY в XML не допускаются');
   });
 });
 

@@ -1,24 +1,136 @@
-import { open } from 'node:fs/promises';
-import { openCsv } from './csv-reader.ts';
-import type { RowSource } from './row-source.ts';
-import { sniffFormat } from './sniff.ts';
-import { openXlsx, type XlsxLimits } from './xlsx-reader.ts';
+import { Worker } from 'node:worker_threads';
+import type { FileRow, RowSource } from './row-source.ts';
+import type { ReaderReply, ReaderRequest, ReaderWorkerData } from './row-source-protocol.ts';
+import { UploadFileError } from './upload-file-error.ts';
+import type { XlsxLimits } from './xlsx-reader.ts';
 
-const HEAD_BYTES = 64 * 1024;
+/**
+ * The reader thread's heap. A user's file is parsed there, so a parser weakness nobody knows of yet
+ * (a file that makes it allocate without end) costs that upload, not the server: the thread dies at
+ * this size and the upload fails with READER_MEMORY_MESSAGE. The largest shared-strings table the
+ * XLSX reader keeps (5 million strings) fits.
+ */
+export const READER_HEAP_MB = 512;
+/** Rows a message carries: few enough messages that the thread boundary costs little per row. */
+export const READER_BATCH_ROWS = 1000;
 
-/** Opens an upload file by its content (CSV or XLSX); throws UploadFileError for anything else. */
-export async function openRowSource(filePath: string, limits: XlsxLimits): Promise<RowSource> {
-  const handle = await open(filePath, 'r');
-  let head: Uint8Array;
-  let size: number;
-  try {
-    size = (await handle.stat()).size;
-    const buffer = Buffer.alloc(Math.min(HEAD_BYTES, size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+export const READER_MEMORY_MESSAGE =
+  'Файл не удалось прочитать: его разбор превысил допустимый объём памяти. Загрузка отклонена — ' +
+  'сохраните файл как CSV и загрузите ещё раз';
+export const READER_CRASH_MESSAGE =
+  'Файл не удалось прочитать: разбор файла завершился сбоем. Загрузка отклонена — ' +
+  'сохраните файл заново (CSV или XLSX) и загрузите ещё раз';
+
+const WORKER_URL = new URL('./row-source-worker.ts', import.meta.url);
+
+/**
+ * Opens an upload file by its content (CSV or XLSX) in a worker thread of its own, with its own
+ * heap limit, and streams its rows back in batches (one batch read ahead). Throws UploadFileError
+ * for a file that is not a table, is refused by the readers' caps, or kills its thread.
+ */
+export async function openRowSource(
+  filePath: string,
+  limits: XlsxLimits & {
+    /** The reader thread's heap, READER_HEAP_MB unless told. */
+    readerHeapMb?: number;
+  },
+): Promise<RowSource> {
+  const { readerHeapMb = READER_HEAP_MB, ...xlsxLimits } = limits;
+  const data: ReaderWorkerData = { filePath, limits: xlsxLimits, batchRows: READER_BATCH_ROWS };
+  const worker = new Worker(WORKER_URL, {
+    workerData: data,
+    resourceLimits: {
+      maxOldGenerationSizeMb: readerHeapMb,
+      maxYoungGenerationSizeMb: Math.min(32, readerHeapMb / 2),
+    },
+    stdout: false,
+    stderr: false,
+  });
+  // Replies in order; a waiter takes the next one. The thread's death is the last "reply".
+  const replies: ReaderReply[] = [];
+  let waiter: ((reply: ReaderReply) => void) | null = null;
+  let dead: ReaderReply | null = null;
+  const deliver = (reply: ReaderReply) => {
+    if (waiter) {
+      const resolve = waiter;
+      waiter = null;
+      resolve(reply);
+    } else {
+      replies.push(reply);
+    }
+  };
+  const die = (message: string) => {
+    if (!dead) {
+      dead = { type: 'error', fileError: true, message };
+      deliver(dead);
+    }
+  };
+  worker.on('message', deliver);
+  worker.on('error', (error: Error & { code?: string }) => {
+    die(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? READER_MEMORY_MESSAGE : READER_CRASH_MESSAGE);
+  });
+  worker.on('exit', () => die(READER_CRASH_MESSAGE));
+  let closed = false;
+  const close = async () => {
+    if (!closed) {
+      closed = true;
+      await worker.terminate();
+    }
+  };
+  const nextReply = (): Promise<ReaderReply> => {
+    const queued = replies.shift() ?? (dead && replies.length === 0 ? dead : undefined);
+    return queued ? Promise.resolve(queued) : new Promise((resolve) => (waiter = resolve));
+  };
+  const request = (message: ReaderRequest) => {
+    if (!dead) {
+      worker.postMessage(message);
+    }
+  };
+  const raise = (reply: Extract<ReaderReply, { type: 'error' }>): never => {
+    throw reply.fileError ? new UploadFileError(reply.message) : new Error(reply.message);
+  };
+
+  const opened = await nextReply();
+  if (opened.type !== 'open') {
+    await close();
+    return raise(opened as Extract<ReaderReply, { type: 'error' }>);
   }
-  const format = sniffFormat(head);
-  return format === 'xlsx' ? openXlsx(filePath, limits) : openCsv(filePath, head, size);
+  let bytesRead = 0;
+  let started = false;
+
+  async function* rows(): AsyncGenerator<FileRow> {
+    if (started) {
+      throw new Error('RowSource.rows() is read once');
+    }
+    started = true;
+    request({ type: 'next' });
+    for (;;) {
+      const reply = await nextReply();
+      if (reply.type === 'error') {
+        raise(reply);
+      }
+      if (reply.type !== 'rows') {
+        throw new Error(`unexpected reply from the reader thread: ${reply.type}`);
+      }
+      // The next batch is read while this one is validated.
+      if (!reply.done) {
+        request({ type: 'next' });
+      }
+      bytesRead = reply.bytesRead;
+      yield* reply.rows;
+      if (reply.done) {
+        return;
+      }
+    }
+  }
+
+  return {
+    format: opened.format,
+    encoding: opened.encoding,
+    delimiter: opened.delimiter,
+    totalBytes: opened.totalBytes,
+    rows,
+    bytesRead: () => bytesRead,
+    close,
+  };
 }

@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream';
-import { SaxesParser } from 'saxes';
 import yauzl from 'yauzl';
+import {
+  isXmlLimitError,
+  type SafeXmlHandlers,
+  type SafeXmlLimits,
+  SafeXmlParser,
+  XmlBudget,
+} from '../../../lib/xml/safe-xml.ts';
 import { type FileRow, MAX_CELL_CHARS, MAX_COLUMNS, type RowSource } from './row-source.ts';
 import { UploadFileError } from './upload-file-error.ts';
 import { XmlTextCap } from './xml-text-cap.ts';
@@ -24,6 +30,20 @@ const NOT_XLSX_MESSAGE = 'Файл — ZIP-архив, но не книга Exce
 // Real sheets compress 5–30 times; deflate cannot exceed ~1030.
 const MAX_RATIO = 400;
 const RATIO_FLOOR_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Caps of every XML part read (lib/xml/safe-xml.ts), checked as it streams. Excel's deepest parts
+ * nest about 15 elements; a row of 16 384 filled cells holds about 50 000.
+ */
+const MAX_XML_DEPTH = 64;
+/** Elements of one row, or of one shared string: 10 million `<t>` in one cell is not a cell. */
+const MAX_ROW_ELEMENTS = 100_000;
+/** Elements of the sheet: about a million rows of 64 cells of three elements each. */
+const MAX_SHEET_ELEMENTS = 200_000_000;
+/** Elements of the workbook and its relationships. */
+const MAX_SMALL_PART_ELEMENTS = 100_000;
+const XML_LABEL = 'Файл XLSX отклонён';
+const ROW_ELEMENTS_MESSAGE = `${XML_LABEL}: в одной строке листа больше ${MAX_ROW_ELEMENTS} элементов XML`;
 
 function openZip(filePath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
@@ -58,19 +78,43 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   });
 }
 
-/** Reads a small XML entry through the SAX parser (workbook, relationships, shared strings). */
+/** A guarded parser of one part: its own element cap, the archive's unpacked-size budget. */
+function partParser(budget: XmlBudget, maxElements: number, handlers: SafeXmlHandlers): SafeXmlParser {
+  const cap = new XmlTextCap(MAX_CELL_CHARS);
+  const limits: SafeXmlLimits = { maxDepth: MAX_XML_DEPTH, maxElements, maxBytes: budget.maxBytes };
+  return new SafeXmlParser(limits, handlers, {
+    label: XML_LABEL,
+    budget,
+    filter: (text) => cap.filter(text),
+  });
+}
+
+/** The reader's own refusals as they are; a cap of the XML guard as the user's reason. */
+function asFileError(error: unknown): UploadFileError | null {
+  if (error instanceof UploadFileError) {
+    return error;
+  }
+  if (isXmlLimitError(error)) {
+    return new UploadFileError(error.reason === 'size' ? BOMB_MESSAGE : error.message);
+  }
+  if (error instanceof Error && /too many bytes|uncompressed size/i.test(error.message)) {
+    return new UploadFileError(BOMB_MESSAGE);
+  }
+  return null;
+}
+
+/** Reads a small XML entry through the guarded parser (workbook, relationships, shared strings). */
 async function parseEntry(
   zip: yauzl.ZipFile,
   entry: yauzl.Entry,
-  setup: (parser: SaxesParser) => void,
+  budget: XmlBudget,
+  maxElements: number,
+  handlers: SafeXmlHandlers,
 ): Promise<void> {
-  const parser = new SaxesParser();
-  const cap = new XmlTextCap(MAX_CELL_CHARS);
-  setup(parser);
+  const parser = partParser(budget, maxElements, handlers);
   const stream = await openEntry(zip, entry);
-  stream.setEncoding('utf8');
-  for await (const chunk of stream as AsyncIterable<string>) {
-    parser.write(cap.filter(chunk));
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    parser.write(chunk);
   }
   parser.close();
 }
@@ -136,27 +180,29 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
       throw new UploadFileError(NOT_XLSX_MESSAGE);
     }
 
+    // Every part read counts against the archive's unpacked size, whatever its declared size.
+    const budget = new XmlBudget(limits.maxUnzippedBytes);
     let firstSheetRel: string | null = null;
-    await parseEntry(zip, workbook, (parser) => {
-      parser.on('opentag', (tag) => {
+    await parseEntry(zip, workbook, budget, MAX_SMALL_PART_ELEMENTS, {
+      opentag: (tag) => {
         if (firstSheetRel === null && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
-          const attributes = tag.attributes as Record<string, string>;
+          const attributes = tag.attributes;
           firstSheetRel =
             attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '';
         }
-      });
+      },
     });
     let sheetPath = 'xl/worksheets/sheet1.xml';
     const rels = entries.get('xl/_rels/workbook.xml.rels');
     if (rels && firstSheetRel) {
-      await parseEntry(zip, rels, (parser) => {
-        parser.on('opentag', (tag) => {
-          const attributes = tag.attributes as Record<string, string>;
+      await parseEntry(zip, rels, budget, MAX_SMALL_PART_ELEMENTS, {
+        opentag: (tag) => {
+          const attributes = tag.attributes;
           if (tag.name === 'Relationship' && attributes.Id === firstSheetRel && attributes.Target) {
             const target = attributes.Target;
             sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
           }
-        });
+        },
       });
     }
     const sheet = entries.get(sheetPath);
@@ -171,26 +217,30 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
         throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
       }
       const maxStrings = limits.maxSharedStrings ?? 5_000_000;
-      await parseEntry(zip, sharedEntry, (parser) => {
-        let current: string | null = null;
-        let inText = false;
-        let phonetic = 0;
-        parser.on('opentag', (tag) => {
+      let current: string | null = null;
+      let inText = false;
+      let phonetic = 0;
+      let stringElements = 0;
+      await parseEntry(zip, sharedEntry, budget, (maxStrings + 1) * 20, {
+        opentag: (tag) => {
           if (tag.name === 'si') {
             current = '';
+            stringElements = 0;
+          } else if (++stringElements > MAX_ROW_ELEMENTS) {
+            throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
           } else if (tag.name === 'rPh') {
             phonetic++;
           } else if (tag.name === 't' && phonetic === 0) {
             inText = true;
           }
-        });
-        parser.on('text', (text) => {
+        },
+        text: (text) => {
           // Kept to one character over the cap: enough for the row to be refused as too long.
           if (inText && current !== null && current.length <= MAX_CELL_CHARS) {
             current += text.slice(0, MAX_CELL_CHARS + 1 - current.length);
           }
-        });
-        parser.on('closetag', (tag) => {
+        },
+        closetag: (tag) => {
           if (tag.name === 'si') {
             if (shared.length >= maxStrings) {
               throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
@@ -202,15 +252,13 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
           } else if (tag.name === 't') {
             inText = false;
           }
-        });
+        },
       });
     }
 
     let consumed = 0;
     let sheetStream: Readable | null = null;
     async function* rows(): AsyncGenerator<FileRow> {
-      const parser = new SaxesParser();
-      const cap = new XmlTextCap(MAX_CELL_CHARS);
       const ready: FileRow[] = [];
       let rowNumber = 0;
       let values: string[] = [];
@@ -220,10 +268,16 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
       let cellType = 'n';
       let cellText = '';
       let collecting = false;
-      parser.on('opentag', (tag) => {
-        const attributes = tag.attributes as Record<string, string>;
+      // Elements since the last row opened: within a row's cells, or between rows.
+      let rowElements = 0;
+      const opentag: SafeXmlHandlers['opentag'] = (tag) => {
+        const attributes = tag.attributes;
+        if (++rowElements > MAX_ROW_ELEMENTS) {
+          throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
+        }
         switch (tag.name) {
           case 'row':
+            rowElements = 0;
             rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
             if (!Number.isInteger(rowNumber) || rowNumber < 1 || rowNumber > MAX_ROW_NUMBER) {
               throw new UploadFileError('Файл XLSX повреждён: неверный номер строки в листе');
@@ -246,13 +300,13 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
             collecting = true;
             break;
         }
-      });
-      parser.on('text', (text) => {
+      };
+      const text: SafeXmlHandlers['text'] = (text) => {
         if (collecting && cellText.length <= MAX_CELL_CHARS) {
           cellText += text.slice(0, MAX_CELL_CHARS + 1 - cellText.length);
         }
-      });
-      parser.on('closetag', (tag) => {
+      };
+      const closetag: SafeXmlHandlers['closetag'] = (tag) => {
         switch (tag.name) {
           case 'v':
           case 't':
@@ -288,29 +342,23 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
             ready.push({ rowNumber, values, longCells, extraCells });
             break;
         }
-      });
+      };
+      const parser = partParser(budget, MAX_SHEET_ELEMENTS, { opentag, text, closetag });
       sheetStream = await openEntry(zip, sheet!);
       sheetStream.on('data', (chunk: Buffer) => {
         consumed += chunk.length;
       });
-      const decoder = new TextDecoder('utf-8');
       try {
         for await (const chunk of sheetStream as AsyncIterable<Buffer>) {
-          parser.write(cap.filter(decoder.decode(chunk, { stream: true })));
+          parser.write(chunk);
           if (ready.length > 0) {
             yield* ready.splice(0);
           }
         }
+        parser.close();
       } catch (error) {
-        if (error instanceof UploadFileError) {
-          throw error;
-        }
-        if (error instanceof Error && /too many bytes|uncompressed size/i.test(error.message)) {
-          throw new UploadFileError(BOMB_MESSAGE);
-        }
-        throw new UploadFileError('Файл XLSX повреждён: не удалось прочитать лист');
+        throw asFileError(error) ?? new UploadFileError('Файл XLSX повреждён: не удалось прочитать лист');
       }
-      parser.close();
       yield* ready.splice(0);
     }
 
@@ -329,9 +377,6 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
     };
   } catch (error) {
     zip.close();
-    if (error instanceof UploadFileError) {
-      throw error;
-    }
-    throw new UploadFileError('Файл XLSX повреждён или имеет неизвестную структуру');
+    throw asFileError(error) ?? new UploadFileError('Файл XLSX повреждён или имеет неизвестную структуру');
   }
 }
