@@ -179,7 +179,8 @@ const envSchema = z.object({
  * (default: the provider's production address), SOURCE_WANTED_TOKEN (a key, or `login:password`),
  * SOURCE_WANTED_TIMEOUT_MS, SOURCE_WANTED_RETRIES, SOURCE_WANTED_RATE_LIMIT (requests per second, all
  * processes together), SOURCE_WANTED_CACHE_TTL (seconds), SOURCE_WANTED_DAILY_LIMIT (requests per Moscow
- * day), SOURCE_WANTED_PRICE (roubles per request), SOURCE_WANTED_REPORT_TYPE (Avtocod's report type uid).
+ * day), SOURCE_WANTED_PRICE (roubles per request), SOURCE_WANTED_REPORT_TYPE (Avtocod's report type uid),
+ * SOURCE_WANTED_CONCURRENCY (requests in flight per batch).
  */
 const remoteSourceEnvSchema = z.object({
   PROVIDER: z.string().optional(),
@@ -192,6 +193,7 @@ const remoteSourceEnvSchema = z.object({
   CACHE_TTL: z.coerce.number().int().min(0).optional(),
   DAILY_LIMIT: z.coerce.number().int().min(0).optional(),
   PRICE: z.coerce.number().min(0).optional(),
+  CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
 });
 
 export interface RemoteSourceConfig {
@@ -211,6 +213,8 @@ export interface RemoteSourceConfig {
   dailyLimit?: number;
   /** Roubles per request (0: not charged, or unknown). */
   price: number;
+  /** Requests in flight per batch; undefined → derived from the rate limit (remote-source.ts). */
+  concurrency?: number;
 }
 
 export type Env = z.infer<typeof envSchema>;
@@ -295,6 +299,7 @@ function readRemoteSources(
         cacheTtl: parsed.data.CACHE_TTL,
         dailyLimit: parsed.data.DAILY_LIMIT,
         price: parsed.data.PRICE ?? 0,
+        concurrency: parsed.data.CONCURRENCY,
       };
     }
   }

@@ -7,9 +7,9 @@ import { planCheckRunMessage } from './check-job-messages.ts';
 export const planCheckRunJob = defineJob({
   ...planCheckRunMessage,
   queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
-  async handler(job, { db, queue, log }) {
+  async handler(job, { db, queue, config, log }) {
     try {
-      await planCheckRun({ db, queue, runId: job.data.runId });
+      await planCheckRun({ db, queue, config, runId: job.data.runId });
     } catch (error) {
       // A run that can never be planned must not stay «queued»: it would block every later run.
       if (job.retryCount >= job.retryLimit) {

@@ -20,7 +20,7 @@ import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
-import type { CheckItem, ItemAnswer } from '../sources/source-adapter.ts';
+import type { CheckItem, SingleAnswer } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import {
   findOneTimeChecks as findOneTimeCheckRows,
@@ -151,7 +151,7 @@ export async function runOneTimeCheck(options: {
         };
       }
       const t0 = performance.now();
-      let answer: ItemAnswer;
+      let answer: SingleAnswer;
       try {
         answer = await adapter.check(item);
       } catch {

@@ -9,6 +9,7 @@ import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
 import type { BatchFindingsSql, SourceAdapter } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';
+import { keepItemsDue, listItemsPastCutoff, readLastChecks } from './deferred-items.queries.ts';
 import { diffFindings, type EventDraft, sameFindings } from './findings-diff.ts';
 import {
   addRunEvents,
@@ -49,6 +50,10 @@ interface RemoteAnswers {
   failedItems: number;
   failure: string | null;
   started: number;
+  /** Items not asked: past the run's cutoff, or the day's limit spent (they stay due). */
+  deferred: string[];
+  /** Items the source itself answered in this batch (not from the cache). */
+  answered: number;
 }
 
 /** Asks a remote source about every item of the batch: outside any transaction, no lock across HTTP. */
@@ -57,7 +62,21 @@ async function askRemoteSource(
 ): Promise<RemoteAnswers> {
   const { run, batch, adapter } = options;
   const started = performance.now();
-  const items = await listBatchItems(options.db, scopeFor(adapter, run, batch));
+  const batchItems = await listBatchItems(options.db, scopeFor(adapter, run, batch));
+  // A source with a daily limit asks only up to the run's cutoff (planned in priority order).
+  const past =
+    options.config.remoteSources[adapter.type]?.dailyLimit === undefined
+      ? new Set<string>()
+      : await listItemsPastCutoff(options.db, {
+          runId: run.id,
+          sourceType: adapter.type,
+          items: batchItems.map((item) => ({
+            id: item.id,
+            identifier: item.identifier,
+            documentType: item.document_type ?? '',
+          })),
+        });
+  const items = batchItems.filter((item) => !past.has(item.id));
   const answers = await adapter.checkBatch(
     items.map((item) => ({
       id: item.id,
@@ -71,9 +90,25 @@ async function askRemoteSource(
     adapter.type,
     items.map((item) => item.id),
   );
-  const result: RemoteAnswers = { changes: [], items: items.length, failedItems: 0, failure: null, started };
+  const result: RemoteAnswers = {
+    changes: [],
+    items: items.length,
+    failedItems: 0,
+    failure: null,
+    started,
+    deferred: [...past],
+    answered: 0,
+  };
   answers.forEach((answer, index) => {
     const item = items[index]!;
+    if (answer.status === 'deferred') {
+      result.deferred.push(item.id);
+      result.items--;
+      return;
+    }
+    if (answer.status === 'ok' && !answer.fromCache) {
+      result.answered++;
+    }
     if (answer.status === 'failed') {
       result.failedItems++;
       result.failure = answer.error;
@@ -97,6 +132,12 @@ async function askRemoteSource(
 interface AppliedSource {
   type: SourceType;
   state: BatchSourceState;
+  /**
+   * Whether the batch got an answer from the source at all: a failure, or items it was asked about
+   * (a remote source's cached answers and a batch with nothing for the source are none). Only these
+   * are recorded as its answers, so only a real answer ends a failure episode or moves freshness.
+   */
+  answered: boolean;
   events: (EventDraft & { itemId: string; sourceType: SourceType })[];
 }
 
@@ -212,10 +253,13 @@ async function applySource(
     });
   }
   const failedItems = remote?.failedItems ?? 0;
+  const deferred = remote?.deferred ?? [];
   return {
     type: adapter.type,
     events,
+    answered: failure !== null || (remote ? remote.answered > 0 : result.items > 0),
     state: {
+      ...(deferred.length > 0 ? { deferred } : {}),
       status: failure ? 'failed' : 'done',
       ...(unchanged && !failure ? { unchanged: true } : {}),
       retryable: failure !== null && failure !== DATASET_NOT_LOADED,
@@ -277,14 +321,16 @@ async function insertBatchEvents(
   await timed('source answers', () =>
     recordSourceAnswers(
       tx,
-      applied.map(({ type, state }) => ({
-        type,
-        mode: 'batch',
-        items: state.items,
-        ok: state.status === 'done',
-        durationMs: state.durationMs,
-        error: state.error,
-      })),
+      applied
+        .filter((source) => source.answered)
+        .map(({ type, state }) => ({
+          type,
+          mode: 'batch',
+          items: state.items,
+          ok: state.status === 'done',
+          durationMs: state.durationMs,
+          error: state.error,
+        })),
     ),
   );
   return inserted.length;
@@ -368,6 +414,10 @@ export async function processCheckBatch(
       // commit, and taken per source it made concurrent batches wait for each other's whole batch.
       await addRunEvents(tx, run.id, inserted);
       if (failedTypes.length === 0 || options.lastAttempt) {
+        // Items a source did not ask about (its day's limit) keep their last check: still due.
+        const states = { ...locked.sources, ...Object.fromEntries(applied.map((s) => [s.type, s.state])) };
+        const deferred = [...new Set(Object.values(states).flatMap((state) => state?.deferred ?? []))];
+        const lastChecks = await readLastChecks(tx, deferred);
         finishedRun = await timed('finish batch (last checked, progress)', () =>
           finishBatch(tx, {
             runId: run.id,
@@ -379,6 +429,7 @@ export async function processCheckBatch(
             items: locked.items,
           }),
         );
+        await keepItemsDue(tx, { organisationId: run.organisation_id, kind: locked.kind, lastChecks });
       }
       return failedTypes;
     }),

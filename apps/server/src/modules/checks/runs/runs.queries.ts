@@ -42,6 +42,8 @@ export interface BatchSourceState {
   events: number;
   error: string | null;
   durationMs: number;
+  /** Items the source did not ask about (its daily limit): they stay due (deferred-items.queries.ts). */
+  deferred?: string[];
 }
 
 export interface BatchRow {

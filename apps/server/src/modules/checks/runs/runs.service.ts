@@ -8,6 +8,8 @@ import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { recordAudit } from '../../audit/index.ts';
 import { checkBatchMessage, planCheckRunMessage } from '../jobs/check-job-messages.ts';
+import { requestsLeftToday } from '../sources/request-budget.ts';
+import { planSourceCutoff } from './deferred-items.queries.ts';
 import { listRunFailedSources } from './run-failures.queries.ts';
 import {
   type BatchRow,
@@ -126,8 +128,19 @@ export async function startScopedCheckRun(options: {
   });
 }
 
-/** Cuts the run into batches and queues one job per batch, in one transaction. */
-export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runId: string }): Promise<void> {
+/**
+ * Cuts the run into batches and queues one job per batch, in one transaction. A remote source with
+ * a daily limit that cannot take a request for every item that needs one today gets the run's
+ * cutoff: the items in priority order up to the requests left (deferred-items.queries.ts).
+ */
+export async function planCheckRun(options: {
+  db: pg.Pool;
+  queue: JobQueue;
+  runId: string;
+  config?: Pick<AppConfig, 'remoteSources'>;
+  /** The clock of the daily limits; now by default. */
+  now?: Date;
+}): Promise<void> {
   await withTransaction(options.db, async (tx) => {
     const run = await getCheckRunRow(tx, options.runId, { lock: true });
     if (run?.status !== 'queued') {
@@ -139,6 +152,21 @@ export async function planCheckRun(options: { db: pg.Pool; queue: JobQueue; runI
       batchSize: run.batch_size,
       itemScope: run.item_scope,
     });
+    for (const type of SOURCE_TYPE_CODES) {
+      const dailyLimit = options.config?.remoteSources[type]?.dailyLimit;
+      if (dailyLimit === undefined) {
+        continue;
+      }
+      await planSourceCutoff(tx, {
+        runId: run.id,
+        organisationId: run.organisation_id,
+        sourceType: type,
+        kinds: SOURCE_TYPES[type].itemKinds,
+        documentTypes: SOURCE_TYPES[type].documentTypes ?? null,
+        itemScope: run.item_scope,
+        requestsLeft: (await requestsLeftToday(tx, type, dailyLimit, options.now)) ?? 0,
+      });
+    }
     const now = new Date();
     if (planned.batches === 0) {
       await updateRun(tx, run.id, { status: 'completed', started_at: now, finished_at: now });

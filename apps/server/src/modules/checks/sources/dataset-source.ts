@@ -6,7 +6,7 @@ import {
   BATCH_IDENTIFIER_TO,
   type CheckItem,
   type DatasetSourceDeps,
-  type ItemAnswer,
+  type SingleAnswer,
   type SourceAdapter,
 } from './source-adapter.ts';
 import { getActiveImport, readInputVersions } from './sources.queries.ts';
@@ -50,7 +50,7 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
     return active;
   };
 
-  async function checkBatch(items: CheckItem[]): Promise<ItemAnswer[]> {
+  async function checkBatch(items: CheckItem[]): Promise<SingleAnswer[]> {
     const current = await activeImport();
     if (!current) {
       return items.map(() => ({ status: 'failed', findings: [], error: DATASET_NOT_LOADED }));
@@ -73,7 +73,7 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
     return findings.map((list) => ({ status: 'ok', findings: list }));
   }
 
-  async function checkOne(item: CheckItem): Promise<ItemAnswer> {
+  async function checkOne(item: CheckItem): Promise<SingleAnswer> {
     if (!deps.itemRecords) {
       return (await checkBatch([item]))[0]!;
     }
@@ -85,7 +85,7 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
   }
 
   /** The answers as a call to the source (the metrics); a run's batch match is counted by the run. */
-  async function recorded(answer: () => Promise<ItemAnswer[]>): Promise<ItemAnswer[]> {
+  async function recorded(answer: () => Promise<SingleAnswer[]>): Promise<SingleAnswer[]> {
     const started = performance.now();
     const answers = await answer();
     const failed = answers.filter((one) => one.status === 'failed').length;

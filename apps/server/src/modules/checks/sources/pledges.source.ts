@@ -11,7 +11,7 @@ import {
   BATCH_IDENTIFIER_TO,
   type CheckItem,
   type DatasetSourceDeps,
-  type ItemAnswer,
+  type SingleAnswer,
   type SourceAdapter,
 } from './source-adapter.ts';
 
@@ -85,7 +85,7 @@ export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?:
   };
   const hasData = async () => Boolean(await activeImport()) || (await registryHasData());
 
-  async function checkBatch(items: CheckItem[]): Promise<ItemAnswer[]> {
+  async function checkBatch(items: CheckItem[]): Promise<SingleAnswer[]> {
     const current = await activeImport();
     if (!(await hasData())) {
       return items.map(() => ({ status: 'failed', findings: [], error: DATASET_NOT_LOADED }));

@@ -25,6 +25,12 @@ export const DEFAULT_CACHE_TTL: Readonly<Record<SourceType, number>> = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Requests in flight per batch when SOURCE_<TYPE>_CONCURRENCY is not set: enough for the rate limit
+ * at answers of up to ~200 ms with a few batches at a time (rate × latency in flight in all).
+ */
+export const defaultConcurrency = (rateLimit: number) => Math.min(32, Math.max(4, Math.ceil(rateLimit / 10)));
+
 /** The cache key of an item, as getCachedAnswers returns it. */
 const keyOf = (item: CheckItem) => `${item.documentType ?? ''}|${item.identifier}`;
 
@@ -53,13 +59,25 @@ export function createRemoteSource(
       throw new ProviderFailure('daily_limit');
     }
   };
-  const ctx: ProviderContext = {
+  /** The context of one item's requests: counts those sent, so a spent limit tells asked from not. */
+  const contextFor = (sent: { requests: number }): ProviderContext => ({
     type,
     config,
-    send: (request) => sendProviderRequest({ type, config, takeTurn }, request),
+    send: (request) =>
+      sendProviderRequest(
+        {
+          type,
+          config,
+          takeTurn: async () => {
+            await takeTurn();
+            sent.requests++;
+          },
+        },
+        request,
+      ),
     sleep,
     now: Date.now,
-  };
+  });
   /** Other types this provider serves at the same address, to cache what one answer says about them. */
   const siblings = Object.entries(deps.remoteSources ?? {}).filter(
     ([other, sibling]) =>
@@ -76,7 +94,7 @@ export function createRemoteSource(
     const ok = fetched.answer.status === 'ok';
     recordSourceCall(metricLabels, {
       answered: ok ? 1 : 0,
-      failed: ok ? 0 : 1,
+      failed: fetched.answer.status === 'failed' ? 1 : 0,
       seconds: (performance.now() - started) / 1000,
     });
     return fetched;
@@ -85,6 +103,8 @@ export function createRemoteSource(
   async function askWithRetries(
     item: CheckItem,
   ): Promise<{ answer: ItemAnswer; related?: Partial<Record<SourceType, Finding[]>> }> {
+    const sent = { requests: 0 };
+    const ctx = contextFor(sent);
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await provider.fetch(ctx, item);
@@ -94,6 +114,10 @@ export function createRemoteSource(
           error instanceof ProviderFailure
             ? error
             : new ProviderFailure('unreadable', 'ошибка разбора ответа');
+        if (failure.kind === 'daily_limit' && sent.requests === 0) {
+          // Never sent: the item is not asked today (a regular run leaves it due for tomorrow).
+          return { answer: { status: 'deferred', findings: [] } };
+        }
         if (!failure.retryable || attempt >= config.retries) {
           return {
             answer: {
@@ -130,15 +154,23 @@ export function createRemoteSource(
       SourceType,
       { documentType: string; identifier: string; findings: Finding[] }[]
     >();
-    // A few requests in flight; the rate limit sets the pace.
+    // Requests in flight; the rate limit (request-budget.ts, all processes) sets the pace. Once the
+    // day's limit is spent the rest of the batch is not asked.
     let next = 0;
+    let spent = false;
+    const inFlight = Math.min(config.concurrency ?? defaultConcurrency(config.rateLimit), misses.length);
     await Promise.all(
-      Array.from({ length: Math.min(4, misses.length) }, async () => {
+      Array.from({ length: inFlight }, async () => {
         while (next < misses.length) {
           const index = misses[next++]!;
           const item = items[index]!;
+          if (spent) {
+            answers[index] = { status: 'deferred', findings: [] };
+            continue;
+          }
           const fetched = await fetchItem(item);
           answers[index] = fetched.answer;
+          spent ||= fetched.answer.status === 'deferred';
           for (const [other] of siblings) {
             const findings = fetched.related?.[other];
             if (findings) {
@@ -177,7 +209,17 @@ export function createRemoteSource(
     itemKinds: SOURCE_TYPES[type].itemKinds,
     answersFor: (item) => sourceAnswersFor(type, item) && (provider.answersFor?.(item) ?? true),
     datasetVersion: async () => null,
-    check: async (item) => (await checkBatch([item]))[0]!,
+    // A single check (one-time) has no next day: a spent limit is its failure.
+    check: async (item) => {
+      const answer = (await checkBatch([item]))[0]!;
+      return answer.status === 'deferred'
+        ? {
+            status: 'failed',
+            findings: [],
+            error: failureText(provider.name, new ProviderFailure('daily_limit'), 1),
+          }
+        : answer;
+    },
     checkBatch,
   };
 }

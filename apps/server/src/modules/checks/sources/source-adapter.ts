@@ -13,10 +13,17 @@ export interface CheckItem {
   identifier: string;
 }
 
-/** One source's answer for one item. `failed` is never «nothing found». */
+/**
+ * One source's answer for one item. `failed` is never «nothing found». `deferred`: not asked, the
+ * source's daily request limit is spent (a regular run leaves the item due for the next day).
+ */
 export type ItemAnswer =
   | { status: 'ok'; findings: Finding[]; fromCache?: boolean }
-  | { status: 'failed'; findings: []; error: string };
+  | { status: 'failed'; findings: []; error: string }
+  | { status: 'deferred'; findings: [] };
+
+/** The answer of a single check (one-time): it has no next day, so never `deferred`. */
+export type SingleAnswer = Exclude<ItemAnswer, { status: 'deferred' }>;
 
 /**
  * The set-based form of a dataset source, used by check runs: a SELECT yielding
@@ -50,7 +57,7 @@ export interface SourceAdapter {
   answersFor(item: Pick<CheckItem, 'kind' | 'documentType'>): boolean;
   /** Version of the dataset the answers come from; null for remote sources or no data yet. */
   datasetVersion(): Promise<number | null>;
-  check(item: CheckItem): Promise<ItemAnswer>;
+  check(item: CheckItem): Promise<SingleAnswer>;
   /** One answer per item, in the order given. */
   checkBatch(items: CheckItem[]): Promise<ItemAnswer[]>;
   /** Present on dataset sources: lets a run match a whole batch in one query. */

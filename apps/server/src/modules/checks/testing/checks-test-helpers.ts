@@ -101,7 +101,7 @@ export async function runChecksNow(app: FastifyInstance, config: AppConfig, toke
     throw new Error(`run failed to start: ${started.statusCode} ${started.body}`);
   }
   const runId = started.json<{ id: string }>().id;
-  await planCheckRun({ db: app.db, queue: app.queue, runId });
+  await planCheckRun({ db: app.db, queue: app.queue, config, runId });
   for (const batchNo of await listBatchNumbers(app.db, runId)) {
     await processCheckBatch({ db: app.db, config, queue: app.queue, runId, batchNo, lastAttempt: true });
   }
