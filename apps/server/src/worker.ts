@@ -38,7 +38,11 @@ boss.on('error', (error) => {
 });
 await boss.start();
 const queue = createJobQueue(boss);
-await registerJobs(boss, { db, config, mailer, queue, log }, { work: true, host: 'worker' });
+const registered = await registerJobs(
+  boss,
+  { db, config, mailer, queue, log },
+  { work: true, host: 'worker' },
+);
 const metricsServer =
   config.metricsToken && config.metricsPort
     ? await serveWorkerMetrics({ host: config.host, port: config.metricsPort, token: config.metricsToken })
@@ -52,6 +56,7 @@ function shutdown(): Promise<void> {
     closing = true;
     metricsServer?.close();
     await boss.stop({ graceful: true, timeout: 20_000 });
+    await registered.close();
     mailer.close();
     await db.end();
     process.exit(0);

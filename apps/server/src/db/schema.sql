@@ -137,6 +137,20 @@ CREATE TABLE finding_snapshots (
 ALTER TABLE finding_snapshots ADD CONSTRAINT finding_snapshots_item_id_fkey FOREIGN KEY (item_id) REFERENCES monitoring_items(id) ON DELETE CASCADE;
 ALTER TABLE finding_snapshots ADD CONSTRAINT finding_snapshots_pkey PRIMARY KEY (item_id, source_type);
 
+CREATE TABLE job_starts (
+  id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  queue text NOT NULL,
+  job_id uuid NOT NULL,
+  process_key integer NOT NULL,
+  process_label text NOT NULL,
+  started_at timestamp with time zone DEFAULT now() NOT NULL,
+  finished_at timestamp with time zone,
+  outcome text
+);
+ALTER TABLE job_starts ADD CONSTRAINT job_starts_check CHECK ((finished_at IS NULL) = (outcome IS NULL));
+ALTER TABLE job_starts ADD CONSTRAINT job_starts_outcome_check CHECK (outcome = ANY (ARRAY['done'::text, 'failed'::text, 'stopped'::text, 'quarantined'::text]));
+ALTER TABLE job_starts ADD CONSTRAINT job_starts_pkey PRIMARY KEY (id);
+
 CREATE TABLE mail_outbox (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
   organisation_id uuid,
@@ -794,6 +808,8 @@ CREATE UNIQUE INDEX check_runs_one_open_key ON public.check_runs USING btree (or
 CREATE INDEX check_runs_org_created_idx ON public.check_runs USING btree (organisation_id, created_at DESC, id);
 CREATE INDEX email_tokens_user_idx ON public.email_tokens USING btree (user_id, kind);
 CREATE INDEX finding_snapshots_batch_idx ON public.finding_snapshots USING btree (organisation_id, source_type, identifier) INCLUDE (item_id, hash);
+CREATE INDEX job_starts_job_id ON public.job_starts USING btree (job_id);
+CREATE INDEX job_starts_started_at ON public.job_starts USING btree (started_at);
 CREATE INDEX mail_outbox_created_idx ON public.mail_outbox USING btree (created_at DESC);
 CREATE INDEX mail_outbox_status_idx ON public.mail_outbox USING btree (status, created_at);
 CREATE INDEX mail_outbox_to_idx ON public.mail_outbox USING btree (to_address, created_at DESC);

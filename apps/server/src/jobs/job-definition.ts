@@ -62,6 +62,12 @@ export interface JobDefinition<T = unknown> extends JobMessage<T> {
    */
   heavy?: boolean;
   handler: (job: JobRun<T>, context: JobContext) => Promise<void>;
+  /**
+   * Runs instead of the handler when the job is quarantined: two earlier runs of it ended their
+   * process (a crash, out of memory, a kill), so it is never run again. Leaves what the job was for
+   * in a state the user sees (e.g. the upload failed with a Russian reason).
+   */
+  quarantine?: (job: JobRun<T>, context: JobContext) => Promise<void>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds jobs of every payload type.

@@ -1,9 +1,11 @@
+import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { withTransaction } from '../db/pool.ts';
 import { buildTestApp } from '../testing/test-app.ts';
 import { defineJob } from './job-definition.ts';
 import { createBoss, createJobQueue, DEFAULT_HEARTBEAT_SECONDS, registerJobs } from './job-registry.ts';
+import { JOB_PROCESS_LOCK_CLASS } from './job-starts.ts';
 
 const { app, config, connectionString } = await buildTestApp();
 
@@ -103,5 +105,59 @@ describe('job batches', () => {
       expect(handled).toEqual([]);
     });
     await expect.poll(() => handled, { timeout: 15_000, interval: 100 }).toEqual([1]);
+  });
+
+  it('a job two of whose earlier runs ended their process is quarantined: the hook runs, the handler never', async () => {
+    const handled: string[] = [];
+    const quarantined: string[] = [];
+    const definition = defineJob({
+      name: 'test.crash-loop',
+      payload: z.object({ key: z.string() }),
+      queue: { retryLimit: 5, retryDelay: 0 },
+      async handler(job) {
+        handled.push(job.data.key);
+      },
+      async quarantine(job) {
+        quarantined.push(job.data.key);
+      },
+    });
+    const { boss, queue, context } = await startBoss();
+    await registerJobs(boss, context, { work: false, definitions: [definition] });
+    // A process still alive: it holds its liveness lock on a connection of its own.
+    const alive = new pg.Client({ connectionString });
+    await alive.connect();
+    onTestFinished(() => alive.end());
+    await alive.query('SELECT pg_advisory_lock($1, $2)', [JOB_PROCESS_LOCK_CLASS, 424242]);
+    const earlier = async (jobId: string, processKey: number) =>
+      app.db.query(
+        `INSERT INTO job_starts (queue, job_id, process_key, process_label) VALUES ($1, $2, $3, 'test')`,
+        [definition.name, jobId, processKey],
+      );
+    const dead = (await queue.send(definition, { key: 'dead twice' }))!;
+    await earlier(dead, 111);
+    await earlier(dead, 222);
+    // One death and one run of a live process (a stall, not a death): not quarantined.
+    const once = (await queue.send(definition, { key: 'dead once' }))!;
+    await earlier(once, 333);
+    await earlier(once, 424242);
+    const registered = await registerJobs(boss, context, { work: true, definitions: [definition] });
+    onTestFinished(() => registered.close());
+
+    const state = async (id: string) => (await boss.getJobById(definition.name, id))?.state;
+    await expect.poll(() => state(dead), { timeout: 20_000, interval: 200 }).toBe('completed');
+    await expect.poll(() => state(once), { timeout: 20_000, interval: 200 }).toBe('completed');
+    expect(quarantined).toEqual(['dead twice']);
+    expect(handled).toEqual(['dead once']);
+    const { rows } = await app.db.query<{ job_id: string; outcome: string | null }>(
+      `SELECT job_id, outcome FROM job_starts WHERE job_id = ANY($1) AND process_label <> 'test'`,
+      [[dead, once]],
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { job_id: dead, outcome: 'quarantined' },
+        { job_id: once, outcome: 'done' },
+      ]),
+    );
+    expect(rows).toHaveLength(2);
   });
 });

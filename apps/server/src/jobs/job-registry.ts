@@ -22,6 +22,7 @@ import type {
   JobQueue,
   SendJobOptions,
 } from './job-definition.ts';
+import { type JobStarts, NO_JOB_STARTS, openJobStarts, QUARANTINE_AFTER_DEATHS } from './job-starts.ts';
 
 export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   deliverMailJob,
@@ -115,7 +116,18 @@ export function createJobQueue(boss: PgBoss): JobQueue {
   };
 }
 
-/** Creates every queue and schedule; registers consumers only when this process runs workers. */
+/** What registerJobs leaves running in a process that consumes jobs. */
+export interface RegisteredJobs {
+  /** After boss.stop(): releases this process's unfinished job starts (not deaths) and its lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates every queue and schedule; registers consumers only when this process runs workers. Each
+ * run of a job is recorded in job_starts (jobs/job-starts.ts): a job two of whose earlier runs ended
+ * their process is quarantined (its definition's `quarantine` hook, never run again), where pg-boss
+ * would retry it after the dead run's heartbeat or expiry and lose the process again.
+ */
 export async function registerJobs(
   boss: PgBoss,
   context: JobContext,
@@ -126,7 +138,7 @@ export async function registerJobs(
     /** POLLING_SECONDS unless a test needs a poll too slow to be mistaken for a NOTIFY. */
     pollingSeconds?: number;
   },
-): Promise<void> {
+): Promise<RegisteredJobs> {
   const definitions = options.definitions ?? JOB_DEFINITIONS;
   for (const definition of definitions) {
     const { policy: _policy, partition: _partition, ...policy } = queueOptions(definition);
@@ -138,15 +150,17 @@ export async function registerJobs(
     }
   }
   if (!options.work) {
-    return;
+    return { close: async () => {} };
   }
+  // Unit tests of the consumer options register with a stand-in queue and no database.
+  const starts = context.db ? await openJobStarts(context.db, context.log) : NO_JOB_STARTS;
   // Heavy jobs of every queue take turns in the app process; a worker process runs them as its
   // queues' concurrency allows.
   const heavySlots = (options.host ?? 'app') === 'app' ? createSlots(context.config.appHeavyJobs) : undefined;
   const run = (definition: AnyJobDefinition, job: Parameters<typeof runJob>[1]) =>
     definition.heavy && heavySlots
-      ? heavySlots(() => runJob(definition, job, context))
-      : runJob(definition, job, context);
+      ? heavySlots(() => runJob(definition, job, context, starts))
+      : runJob(definition, job, context, starts);
   for (const definition of definitions) {
     await boss.work(
       definition.name,
@@ -179,6 +193,7 @@ export async function registerJobs(
       },
     );
   }
+  return { close: () => starts.close() };
 }
 
 /** At most `size` of the given works at a time; the others wait their turn, first come first served. */
@@ -227,23 +242,41 @@ async function runJob(
   definition: AnyJobDefinition,
   job: { id: string; data: unknown; retryCount: number; retryLimit: number },
   context: JobContext,
+  starts: JobStarts,
 ): Promise<void> {
   const parsed = definition.payload.safeParse(job.data ?? {});
   if (!parsed.success) {
     context.log.error({ job: definition.name, id: job.id, issues: parsed.error.issues }, 'bad job payload');
     return;
   }
-  const started = performance.now();
-  try {
-    await definition.handler(
-      { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit },
-      context,
+  const run = { id: job.id, data: parsed.data, retryCount: job.retryCount, retryLimit: job.retryLimit };
+  const { startId, deadEarlier } = await starts.begin(definition.name, job.id);
+  if (deadEarlier >= QUARANTINE_AFTER_DEATHS) {
+    // Settled here (completed for pg-boss): a third run would most likely end this process too.
+    context.log.error(
+      { job: definition.name, id: job.id, deadEarlier },
+      'job quarantined: its earlier runs ended their process',
     );
-  } catch (error) {
-    recordJob(definition.name, 'failed', (performance.now() - started) / 1000);
-    throw error;
+    try {
+      await definition.quarantine?.(run, context);
+    } finally {
+      await starts.finish(startId, 'quarantined');
+    }
+    return;
   }
-  recordJob(definition.name, 'completed', (performance.now() - started) / 1000);
+  const started = performance.now();
+  let outcome: 'done' | 'failed' = 'failed';
+  try {
+    await definition.handler(run, context);
+    outcome = 'done';
+  } finally {
+    await starts.finish(startId, outcome);
+    recordJob(
+      definition.name,
+      outcome === 'done' ? 'completed' : 'failed',
+      (performance.now() - started) / 1000,
+    );
+  }
 }
 
 /** What pg-boss stores as the output of a failed job (as it does for a thrown error). */

@@ -57,7 +57,7 @@ export default fp<JobsPluginOptions>(
       onConnect: jobBackendPriority(options.config.jobsDbNice, fastify.log),
     });
     fastify.decorate('jobsDb', jobsDb);
-    await registerJobs(
+    const registered = await registerJobs(
       boss,
       {
         db: jobsDb,
@@ -77,6 +77,7 @@ export default fp<JobsPluginOptions>(
     // no new jobs are fetched, running ones get time to finish, the rest are released for a retry.
     fastify.addHook('onClose', async () => {
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await registered.close();
       await jobsDb.end();
     });
   },

@@ -45,6 +45,13 @@ export const IMPORT_FAILED_MESSAGE =
 export const STAGING_LOST_MESSAGE =
   'Проверенные строки загрузки утеряны (сервер перезапускался). Ни одна строка не добавлена — загрузите файл ещё раз';
 
+export const VALIDATE_QUARANTINED_MESSAGE =
+  'Файл не удалось проверить: его обработка дважды прервала работу сервера, и больше она не повторяется. ' +
+  'Ни одна строка не добавлена — проверьте файл (или сохраните его как CSV) и загрузите ещё раз';
+export const IMPORT_QUARANTINED_MESSAGE =
+  'Строки не удалось добавить в портфель: импорт дважды прервал работу сервера, и больше он не повторяется. ' +
+  'Ни одна строка не добавлена — загрузите файл ещё раз';
+
 export interface PipelineContext {
   db: pg.Pool;
   config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'>;
@@ -165,6 +172,22 @@ export async function failUpload(
     );
   });
   await removeFile(context, upload.id);
+}
+
+/**
+ * A quarantined upload job (its runs ended their process twice): the upload fails with `message`,
+ * whatever phase before the import's commit it was in; an upload already imported stays as it is.
+ */
+export async function quarantineUpload(
+  context: PipelineContext,
+  uploadId: string,
+  message: string,
+): Promise<void> {
+  const upload = await getUpload(context.db, uploadId);
+  if (upload && ['received', 'validating', 'validated', 'importing'].includes(upload.status)) {
+    await deleteUploadErrors(context.db, uploadId);
+    await failUpload(context, upload, message);
+  }
 }
 
 /**

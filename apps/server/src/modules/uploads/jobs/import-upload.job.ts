@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { completeImport, importedUpload, importUpload, settleImport } from '../upload-pipeline.ts';
+import {
+  completeImport,
+  IMPORT_QUARANTINED_MESSAGE,
+  importedUpload,
+  importUpload,
+  quarantineUpload,
+  settleImport,
+} from '../upload-pipeline.ts';
 
 /** Moves a validated upload's staged rows into place in one transaction, then the kind's after-work. */
 export const importUploadJob = defineJob({
@@ -23,5 +30,8 @@ export const importUploadJob = defineJob({
         log.warn({ err: error, uploadId: job.data.uploadId }, 'search index merge after import failed');
       });
     }
+  },
+  async quarantine(job, { db, config }) {
+    await quarantineUpload({ db, config }, job.data.uploadId, IMPORT_QUARANTINED_MESSAGE);
   },
 });

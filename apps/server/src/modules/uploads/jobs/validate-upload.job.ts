@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { validateUpload } from '../upload-pipeline.ts';
+import { quarantineUpload, VALIDATE_QUARANTINED_MESSAGE, validateUpload } from '../upload-pipeline.ts';
 import { importUploadJob } from './import-upload.job.ts';
 
 /** Reads and checks an uploaded file into staging; auto-confirmed uploads go on to the import. */
@@ -16,5 +16,8 @@ export const validateUploadJob = defineJob({
         await queue.send(importUploadJob, { uploadId: upload.id }, { db: tx });
       },
     });
+  },
+  async quarantine(job, { db, config }) {
+    await quarantineUpload({ db, config }, job.data.uploadId, VALIDATE_QUARANTINED_MESSAGE);
   },
 });
