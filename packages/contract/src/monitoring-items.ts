@@ -1,4 +1,4 @@
-import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES } from '@pledgewatch/identifiers';
+import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, type VinDecoded, validateVin } from '@pledgewatch/identifiers';
 import { z } from 'zod';
 import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
 
@@ -61,6 +61,26 @@ export const vinDecodingSchema = z
   })
   .describe('Расшифровка VIN');
 export type VinDecoding = z.infer<typeof vinDecodingSchema>;
+
+/** The one mapping of a decoded VIN to what the API answers (item card, one-time check). */
+export function toVinDecoding(decoded: VinDecoded, warnings: readonly string[] = []): VinDecoding {
+  return {
+    wmi: decoded.wmi,
+    region: decoded.region,
+    country: decoded.country,
+    manufacturer: decoded.manufacturer,
+    modelYear: decoded.modelYear,
+    checkDigitValid: decoded.checkDigit.valid,
+    checkDigitExpected: decoded.checkDigit.expected,
+    warning: warnings[0] ?? null,
+  };
+}
+
+/** A stored VIN's decoding; null when it no longer validates. */
+export function vinDecoding(identifier: string): VinDecoding | null {
+  const result = validateVin(identifier);
+  return result.ok ? toVinDecoding(result.decoded, result.warnings) : null;
+}
 
 export const monitoringItemSchema = z
   .object({

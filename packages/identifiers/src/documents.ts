@@ -1,3 +1,4 @@
+import { plural } from './plural.ts';
 /**
  * Russian identity, vehicle and company documents: one normal form for storage and matching, one
  * display form, and validation messages that name the field and the rule.
@@ -254,19 +255,4 @@ function shapeHint(type: DocumentType, value: string, digitsOnly: boolean): stri
     return ` (${count} — так выглядит ОГРН)`;
   }
   return ` (${count})`;
-}
-
-function plural(count: number, one: string, few: string, many: string): string {
-  const tens = count % 100;
-  const units = count % 10;
-  if (tens >= 11 && tens <= 14) {
-    return many;
-  }
-  if (units === 1) {
-    return one;
-  }
-  if (units >= 2 && units <= 4) {
-    return few;
-  }
-  return many;
 }

@@ -211,21 +211,3 @@ export const identityKey = (row: Pick<ValidItemRow, 'kind' | 'documentType' | 'i
 export function displayIdentifier(documentType: string | null, identifier: string): string {
   return documentType && isDocumentType(documentType) ? formatDocument(documentType, identifier) : identifier;
 }
-
-export function vinDecoding(identifier: string): VinDecoding | null {
-  const result = validateVin(identifier);
-  if (!result.ok) {
-    return null;
-  }
-  const { decoded } = result;
-  return {
-    wmi: decoded.wmi,
-    region: decoded.region,
-    country: decoded.country,
-    manufacturer: decoded.manufacturer,
-    modelYear: decoded.modelYear,
-    checkDigitValid: decoded.checkDigit.valid,
-    checkDigitExpected: decoded.checkDigit.expected,
-    warning: result.warnings[0] ?? null,
-  };
-}

@@ -11,6 +11,7 @@ import {
   type MonitoringItem,
   type RowProblem,
   type UpdateItemBody,
+  vinDecoding,
 } from '@pledgewatch/contract';
 import { isDocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
@@ -25,7 +26,6 @@ import {
   type ValidItemRow,
   validateDocumentRow,
   validateVinRow,
-  vinDecoding,
 } from './item-rules.ts';
 import {
   findItems as findItemRows,

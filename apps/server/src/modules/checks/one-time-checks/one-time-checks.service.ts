@@ -5,6 +5,7 @@ import {
   type OneTimeCheckSummary,
   SOURCE_TYPES,
   type SourceAnswer,
+  toVinDecoding,
   type VinDecoding,
 } from '@pledgewatch/contract';
 import {
@@ -30,19 +31,6 @@ import {
 } from './one-time-checks.queries.ts';
 
 export const CHECK_NUMBER_PREFIX = 'ПР';
-
-export function toVinDecoding(decoded: VinDecoded, warnings: string[] = []): VinDecoding {
-  return {
-    wmi: decoded.wmi,
-    region: decoded.region,
-    country: decoded.country,
-    manufacturer: decoded.manufacturer,
-    modelYear: decoded.modelYear,
-    checkDigitValid: decoded.checkDigit.valid,
-    checkDigitExpected: decoded.checkDigit.expected,
-    warning: warnings[0] ?? null,
-  };
-}
 
 export function displayIdentifier(
   row: Pick<OneTimeCheckRow, 'kind' | 'document_type' | 'identifier'>,
