@@ -1,9 +1,4 @@
-import {
-  DOCUMENT_TYPE_LABELS,
-  ITEM_TEXT_LIMITS,
-  type ItemKind,
-  type VinDecoding,
-} from '@pledgewatch/contract';
+import { DOCUMENT_TYPE_LABELS, ITEM_TEXT_LIMITS, type ItemKind } from '@pledgewatch/contract';
 import {
   DOCUMENT_TYPE_CODES,
   type DocumentType,

@@ -8,13 +8,7 @@ import {
   toVinDecoding,
   type VinDecoding,
 } from '@pledgewatch/contract';
-import {
-  type DocumentType,
-  formatDocument,
-  type VinDecoded,
-  validateDocument,
-  validateVin,
-} from '@pledgewatch/identifiers';
+import { type DocumentType, formatDocument, validateDocument, validateVin } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { withTransaction } from '../../../db/pool.ts';
