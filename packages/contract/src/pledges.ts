@@ -117,14 +117,29 @@ export const PLEDGE_LAPSE_DAYS = 30;
  */
 export const REGISTRATION_NUMBER_PATTERN = /^(\d{4})-\d{3}-\d{6}-\d{3}$/;
 export const REGISTRATION_NUMBER_RULE = 'формат ГГГГ-ННН-НННННН-ННН, например 2024-001-234567-890';
+/**
+ * The number the registry gives a later notice (a change, an exclusion): the creation's number with
+ * «/N», the notice's sequence (e.g. 2013-001-406288-623/241).
+ */
+export const NOTICE_NUMBER_PATTERN = /^(\d{4})-\d{3}-\d{6}-\d{3}(?:\/[1-9]\d{0,5})?$/;
+export const NOTICE_NUMBER_RULE =
+  'формат ГГГГ-ННН-НННННН-ННН, для изменения и исключения — также с «/N», например 2024-001-234567-890/2';
 
+/**
+ * A registration number as typed or read from a file. `notice: true` takes a later notice's number
+ * too (with «/N»); without it only a creation's number is valid.
+ */
 export function validateRegistrationNumber(
   input: string,
+  options: { notice?: boolean } = {},
 ): { ok: true; value: string } | { ok: false; error: string } {
   const value = input.trim().replace(/\s+/g, '').replace(/[‐-―]/g, '-');
-  const match = REGISTRATION_NUMBER_PATTERN.exec(value);
+  const match = (options.notice ? NOTICE_NUMBER_PATTERN : REGISTRATION_NUMBER_PATTERN).exec(value);
   if (!match) {
-    return { ok: false, error: `Регистрационный номер: ${REGISTRATION_NUMBER_RULE}` };
+    return {
+      ok: false,
+      error: `Регистрационный номер: ${options.notice ? NOTICE_NUMBER_RULE : REGISTRATION_NUMBER_RULE}`,
+    };
   }
   const year = Number(match[1]);
   if (year < 2014 || year > new Date().getFullYear() + 1) {
@@ -516,6 +531,21 @@ export const pledgeEventSchema = z
       .boolean()
       .describe('Уведомление можно исправить: оно не в пакете или его пакет получил отказ реестра'),
     correctedAt: isoDateTime.nullable().describe('Когда уведомление исправляли в последний раз'),
+    notificationId: z
+      .string()
+      .describe(
+        'NotificationId в XML-файле уведомления (GUID): тот же при каждой выгрузке, новый после исправления',
+      ),
+    registeredAt: isoDateTime
+      .nullable()
+      .describe('Время регистрации из свидетельства реестра (RegistrationTime)'),
+    registryCheck: z
+      .object({
+        checkedAt: isoDateTime,
+        found: z.boolean().describe('true — найдено в реестре; false — пока не найдено'),
+      })
+      .nullable()
+      .describe('Итог проверки по реестру после регистрации'),
     createdBy: z.object({ id: z.string(), fullName: z.string() }).nullable(),
     createdAt: isoDateTime,
   })
@@ -696,7 +726,7 @@ export const packageActionSchema = z.enum(PACKAGE_ACTIONS, {
 });
 export type PackageAction = z.infer<typeof packageActionSchema>;
 export const PACKAGE_ACTION_LABELS: Record<
-  PackageAction | 'created' | 'events_added' | 'events_removed' | 'numbers',
+  PackageAction | 'created' | 'events_added' | 'events_removed' | 'numbers' | 'registry_results',
   string
 > = {
   created: 'Пакет создан',
@@ -708,6 +738,7 @@ export const PACKAGE_ACTION_LABELS: Record<
   events_added: 'Добавлены события',
   events_removed: 'Убраны события',
   numbers: 'Внесены регистрационные номера',
+  registry_results: 'Внесены результаты реестра',
 };
 
 export const packageTransitionBodySchema = z.object({
@@ -729,7 +760,7 @@ export const registrationNumbersBodySchema = z.object({
       z.object({
         eventId: z.uuid({ error: 'Неверный идентификатор события' }),
         registeredNumber: z.string().transform((input, ctx) => {
-          const result = validateRegistrationNumber(input);
+          const result = validateRegistrationNumber(input, { notice: true });
           if (!result.ok) {
             ctx.addIssue({ code: 'custom', message: result.error });
             return z.NEVER;
@@ -752,7 +783,12 @@ export const registrationNumbersResponseSchema = z.object({
 });
 export type RegistrationNumbersResponse = z.infer<typeof registrationNumbersResponseSchema>;
 
-export const PACKAGE_EXPORT_FORMATS = ['json', 'xlsx'] as const;
+export const PACKAGE_EXPORT_FORMATS = ['json', 'xlsx', 'xml'] as const;
 export const packageExportQuerySchema = z.object({
-  format: z.enum(PACKAGE_EXPORT_FORMATS, { error: 'Формат: json или xlsx' }).default('json'),
+  format: z
+    .enum(PACKAGE_EXPORT_FORMATS, { error: 'Формат: json, xlsx или xml' })
+    .default('json')
+    .describe(
+      'xml — ZIP с файлом <NotificationId>.xml на каждое уведомление в формате реестра 2.3 (одобренный пакет, каждое уведомление проверено по правилам формата); json, xlsx — для людей',
+    ),
 });

@@ -429,12 +429,14 @@ CREATE TABLE pledge_event_rejections (
   package_id uuid,
   reason text,
   rejected_by uuid,
-  rejected_at timestamp with time zone DEFAULT now() NOT NULL
+  rejected_at timestamp with time zone DEFAULT now() NOT NULL,
+  source text DEFAULT 'manual'::text NOT NULL
 );
 ALTER TABLE pledge_event_rejections ADD CONSTRAINT pledge_event_rejections_event_id_fkey FOREIGN KEY (event_id) REFERENCES pledge_events(id) ON DELETE CASCADE;
 ALTER TABLE pledge_event_rejections ADD CONSTRAINT pledge_event_rejections_package_id_fkey FOREIGN KEY (package_id) REFERENCES pledge_packages(id) ON DELETE SET NULL;
 ALTER TABLE pledge_event_rejections ADD CONSTRAINT pledge_event_rejections_pkey PRIMARY KEY (id);
 ALTER TABLE pledge_event_rejections ADD CONSTRAINT pledge_event_rejections_rejected_by_fkey FOREIGN KEY (rejected_by) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE pledge_event_rejections ADD CONSTRAINT pledge_event_rejections_source_check CHECK (source = ANY (ARRAY['manual'::text, 'registry'::text]));
 
 CREATE TABLE pledge_events (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -463,7 +465,11 @@ CREATE TABLE pledge_events (
   created_by uuid,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   corrected_by uuid,
-  corrected_at timestamp with time zone
+  corrected_at timestamp with time zone,
+  notification_id uuid DEFAULT gen_random_uuid() NOT NULL,
+  registered_at timestamp with time zone,
+  registry_checked_at timestamp with time zone,
+  registry_found boolean
 );
 ALTER TABLE pledge_events ADD CONSTRAINT pledge_events_corrected_by_fkey FOREIGN KEY (corrected_by) REFERENCES users(id) ON DELETE SET NULL;
 ALTER TABLE pledge_events ADD CONSTRAINT pledge_events_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
@@ -855,6 +861,7 @@ CREATE INDEX one_time_checks_org_created_idx ON public.one_time_checks USING btr
 CREATE INDEX pledge_event_corrections_event_idx ON public.pledge_event_corrections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_event_idx ON public.pledge_event_rejections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_package_idx ON public.pledge_event_rejections USING btree (package_id);
+CREATE UNIQUE INDEX pledge_events_notification_id_key ON public.pledge_events USING btree (notification_id);
 CREATE INDEX pledge_events_org_date_idx ON public.pledge_events USING btree (organisation_id, notification_date DESC, created_at DESC);
 CREATE INDEX pledge_events_package_idx ON public.pledge_events USING btree (package_id);
 CREATE INDEX pledge_events_pledge_idx ON public.pledge_events USING btree (pledge_id, notification_date, created_at);

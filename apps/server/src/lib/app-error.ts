@@ -61,6 +61,18 @@ export const ERRORS = {
   },
   PLEDGE_EVENT_NOT_FOUND: { status: 404, message: 'Событие реестра залогов не найдено' },
   PLEDGE_PACKAGE_NOT_FOUND: { status: 404, message: 'Пакет уведомлений не найден' },
+  PLEDGE_CORRECTION_UNCHANGED: {
+    status: 422,
+    message: 'Исправление ничего не меняет: измените поле, о котором сообщил реестр, и сохраните снова',
+  },
+  PLEDGE_EXPORT_INVALID: {
+    status: 422,
+    message: 'Пакет не выгружен: уведомления не проходят проверку формата реестра. Исправьте их',
+  },
+  PLEDGE_RESULTS_INVALID: {
+    status: 422,
+    message: 'Файл результатов реестра не принят: ничего не внесено',
+  },
   PLEDGE_PACKAGE_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем статусе пакета' },
   PLEDGE_PACKAGE_SAME_PERSON: {
     status: 403,

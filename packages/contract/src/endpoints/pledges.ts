@@ -179,16 +179,28 @@ export const pledgeEndpoints = {
     response: registrationNumbersResponseSchema,
     errors: [400, 401, 403, 404, 409, 413, 422],
   }),
+  importRegistryResults: defineEndpoint({
+    method: 'POST',
+    path: '/api/v1/pledges/packages/:id/registry-results',
+    tags: ['pledges'],
+    summary:
+      'Загрузить ответ реестра (multipart, поле file: ZIP или один XML): свидетельства о регистрации (RegistrationCertificate) дают уведомлениям номера, отказы (RegistrationRejectMessage) видны на уведомлениях; всё в одной транзакции, при любой ошибке файла — 422 с её описанием и ничего не внесено',
+    bodyType: 'multipart',
+    params: pledgeParams,
+    response: registrationNumbersResponseSchema,
+    errors: [400, 401, 403, 404, 409, 413, 422],
+  }),
   exportPackage: defineEndpoint({
     method: 'GET',
     path: '/api/v1/pledges/packages/:id/export',
     tags: ['pledges'],
-    summary: 'Выгрузить пакет: json — уведомления для отправки (docs/pledges.md), xlsx — таблица для людей',
+    summary:
+      'Выгрузить пакет: xml — ZIP уведомлений в формате реестра (УЗ1/УИ1/УП1, версия 2.3) для подписи и отправки; при нарушении правил формата — 422 со списком уведомлений и полей; json, xlsx — для людей',
     params: pledgeParams,
     query: packageExportQuerySchema,
-    produces: ['application/json', XLSX],
+    produces: ['application/json', XLSX, 'application/zip'],
     responseType: 'blob',
     response: file,
-    errors: [401, 404, 422],
+    errors: [401, 404, 409, 422],
   }),
 };

@@ -9,6 +9,7 @@ import {
 } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
 import type pg from 'pg';
+import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import {
   excelWallClock,
@@ -17,10 +18,12 @@ import {
   XLSX_DATE_FORMATS,
 } from '../../lib/tabular/xlsx-layout.ts';
 import { recordAudit } from '../audit/index.ts';
-import { requirePackage } from './pledge-packages.service.ts';
+import { requirePackage, wrongStatus } from './pledge-packages.service.ts';
 import { ruDate } from './pledge-registry.ts';
-import { listPackageEvents } from './pledges.queries.ts';
+import { listPackageEvents, type PackageRow } from './pledges.queries.ts';
 import { toPledgeEvent } from './pledges.service.ts';
+import { notificationXml, validateNotification } from './registry-xml/notification-xml.ts';
+import { writeZip } from './registry-xml/zip.ts';
 
 function notificationJson(event: PledgeEvent) {
   const party = (p: PledgeEvent['pledgor']) =>
@@ -105,19 +108,53 @@ const XLSX_COLUMNS: { header: string; width: number; value: (e: PledgeEvent) => 
 
 const XLSX_DATE_COLUMN = XLSX_COLUMNS.findIndex((c) => c.header === 'Дата уведомления') + 1;
 
+/** «Уведомление о возникновении (УЗ1) от 01.03.2025, договор № ДЗ-1»: which notification a message is about. */
+const notificationTitle = (event: PledgeEvent) =>
+  `${event.kindLabel} (${event.form}) от ${ruDate(event.notificationDate)}, договор № ${event.contract.number}`;
+
 /**
- * The package as a file: JSON to submit (layout in docs/pledges.md) or XLSX for people, whose
+ * The package for the registry: a ZIP with one `<NotificationId>.xml` per notification, in the
+ * registry's format 2.3, ready to sign. Only an approved package leaves (maker-checker), and only
+ * when every notification passes the format's rules; otherwise the answer lists each one and field.
+ */
+function registryArchive(row: PackageRow, events: PledgeEvent[]): Buffer {
+  if (row.status === 'draft') {
+    throw wrongStatus(row, 'Выгрузить для реестра можно одобренный пакет');
+  }
+  const fieldErrors = events.flatMap((event) =>
+    validateNotification(event).map((issue) => ({
+      field: `${event.id}:${issue.path}`,
+      message: `${notificationTitle(event)}: ${issue.field} — ${issue.message}`,
+    })),
+  );
+  if (fieldErrors.length > 0) {
+    throw new AppError('PLEDGE_EXPORT_INVALID', {
+      message: `Пакет не выгружен: уведомлений с ошибками — ${new Set(fieldErrors.map((e) => e.field.split(':')[0])).size} из ${events.length}. Исправьте их и выгрузите снова`,
+      fieldErrors,
+    });
+  }
+  return writeZip(
+    events.map((event) => ({
+      name: `${event.notificationId}.xml`,
+      data: Buffer.from(notificationXml(event), 'utf8'),
+    })),
+  );
+}
+
+/**
+ * The package as a file: the registry's XML (a ZIP), JSON to submit (layout in docs/pledges.md) or XLSX for people, whose
  * «Присвоенный номер» column can be filled in and imported back.
  */
 export async function exportPackage(options: {
   db: pg.Pool;
   auth: AuthContext;
   packageId: string;
-  format: 'json' | 'xlsx';
+  format: 'json' | 'xlsx' | 'xml';
 }): Promise<{ fileName: string; contentType: string; body: Buffer }> {
   const { auth } = options;
   const row = await requirePackage(options.db, auth, options.packageId);
   const events = (await listPackageEvents(options.db, auth.organisationId, row.id)).map(toPledgeEvent);
+  const registryFile = options.format === 'xml' ? registryArchive(row, events) : null;
   const { rows: org } = await options.db.query<{ name: string }>(
     'SELECT name FROM organisations WHERE id = $1',
     [auth.organisationId],
@@ -131,6 +168,9 @@ export async function exportPackage(options: {
     entityId: row.id,
     details: { format: options.format, events: events.length },
   });
+  if (registryFile) {
+    return { fileName: `${base}-реестр.zip`, contentType: 'application/zip', body: registryFile };
+  }
   if (options.format === 'json') {
     const document = {
       format: 'pledgewatch.pledge-notifications',

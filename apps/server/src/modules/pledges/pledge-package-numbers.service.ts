@@ -73,6 +73,13 @@ export async function saveRegistrationNumbers(options: {
         rejected.push({ row: item.row!, message: 'Уведомление не найдено в этом пакете' });
         return false;
       }
+      if (event.kind === 'creation' && item.registeredNumber.includes('/')) {
+        rejected.push({
+          row: item.row!,
+          message: `Номер ${item.registeredNumber}: у уведомления о возникновении (УЗ1) номер без «/N» — ГГГГ-ННН-НННННН-ННН`,
+        });
+        return false;
+      }
       const owner = owners.find((o) => o.registration_number === item.registeredNumber);
       if (event.kind === 'creation' && owner && owner.pledge_id !== event.pledge_id) {
         rejected.push({
@@ -170,7 +177,7 @@ export async function importRegistrationNumbers(options: {
           rejected.push({ row: row.rowNumber, message: 'ID уведомления: неверный идентификатор' });
           continue;
         }
-        const number = validateRegistrationNumber(numberText);
+        const number = validateRegistrationNumber(numberText, { notice: true });
         if (!number.ok) {
           rejected.push({ row: row.rowNumber, message: number.error });
           continue;

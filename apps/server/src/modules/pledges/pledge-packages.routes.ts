@@ -13,6 +13,7 @@ import {
   getPledgePackage,
   transitionPackage,
 } from './pledge-packages.service.ts';
+import { importRegistryResults } from './pledge-registry-results.service.ts';
 import { fileOf } from './pledge-routes-shared.ts';
 
 /**
@@ -83,6 +84,18 @@ export const pledgePackageRoutes: FastifyPluginAsync<{ config: AppConfig }> = as
       auth: requireAuth(request),
       config,
       packageId: request.params.id,
+      file: file.file,
+    });
+  });
+
+  route(fastify, endpoints.importRegistryResults, { onRequest: writers }, async (request) => {
+    const file = await fileOf(request);
+    return importRegistryResults({
+      db: fastify.db,
+      queue: fastify.queue,
+      auth: requireAuth(request),
+      packageId: request.params.id,
+      fileName: file.filename,
       file: file.file,
     });
   });

@@ -23,6 +23,7 @@ import {
   listPackageHistory,
   listPackageVins,
   type PackageRow,
+  packageOutcome,
   recordRejections,
   releaseEvents,
   updatePackageStatus,
@@ -288,6 +289,59 @@ async function queueVehicleRecheck(
   }
 }
 
+/**
+ * After the registry's answers: a sent package whose every notification has its number becomes
+ * registered (its vehicles checked again), one whose every notification was rejected becomes
+ * rejected; a mixed one stays sent, its rejected notifications open for correction.
+ */
+export async function settlePackage(
+  tx: Queryable,
+  queue: JobQueue,
+  auth: AuthContext,
+  packageId: string,
+): Promise<void> {
+  const row = await requirePackage(tx, auth, packageId, { forUpdate: true });
+  if (row.status !== 'sent') {
+    return;
+  }
+  const outcome = await packageOutcome(tx, row.id);
+  const to =
+    outcome.total > 0 && outcome.numbered === outcome.total
+      ? ('registered' as const)
+      : outcome.total > 0 && outcome.rejected === outcome.total
+        ? ('rejected' as const)
+        : null;
+  if (!to) {
+    return;
+  }
+  await updatePackageStatus(tx, row.id, {
+    status: to,
+    stamp: to === 'registered' ? 'registered_at' : null,
+    rejectionReason: to === 'rejected' ? outcome.reason : undefined,
+  });
+  if (to === 'registered') {
+    await queueVehicleRecheck(tx, queue, auth.organisationId, row.id);
+  }
+  const comment =
+    to === 'registered' ? 'Все уведомления получили номера' : 'Реестр отказал во всех уведомлениях';
+  await addPackageHistory(tx, {
+    packageId: row.id,
+    action: to === 'registered' ? 'register' : 'reject',
+    fromStatus: 'sent',
+    toStatus: to,
+    comment,
+    userId: auth.userId,
+  });
+  await recordAudit(tx, {
+    organisationId: auth.organisationId,
+    userId: auth.userId,
+    action: `pledge_package.${to === 'registered' ? 'register' : 'reject'}`,
+    entity: 'pledge_package',
+    entityId: row.id,
+    details: { from: 'sent', to, comment },
+  });
+}
+
 const TRANSITIONS: Record<PackageAction, { from: PackageStatus; to: PackageStatus; what: string }> = {
   approve: { from: 'draft', to: 'ready', what: 'Одобрить можно только черновик' },
   return: { from: 'ready', to: 'draft', what: 'Вернуть в черновик можно только готовый пакет' },
@@ -329,6 +383,12 @@ export async function transitionPackage(options: {
       if (row.events_count === 0) {
         throw new AppError('PLEDGE_PACKAGE_WRONG_STATUS', { message: 'В пакете нет ни одного события' });
       }
+    }
+    // Registered means numbered: the registry gives every notification it registers a number.
+    if (action === 'register' && row.registered_count < row.events_count) {
+      throw new AppError('PLEDGE_PACKAGE_WRONG_STATUS', {
+        message: `Зарегистрированным пакет становится, когда у каждого уведомления есть номер: без номера ${row.events_count - row.registered_count} из ${row.events_count}. Загрузите результаты реестра или внесите номера`,
+      });
     }
     if (action === 'reject' && !comment) {
       throw new AppError('VALIDATION_FAILED', {

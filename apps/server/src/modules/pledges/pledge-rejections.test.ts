@@ -206,11 +206,14 @@ describe('a registered package', () => {
     const url = `/api/v1/pledges/packages/${pkg.id}`;
     await send('POST', `${url}/transition`, checker, { action: 'approve' });
     await send('POST', `${url}/transition`, maker, { action: 'send' });
-    // The registry gave the first notification its number, and the registry's data (the `pledges`
-    // dataset, loaded by platform staff) holds that notice.
+    // The registry gave both notifications their numbers (registered means numbered), and the
+    // registry's data (the `pledges` dataset, loaded by platform staff) holds the first notice.
     const notice = `2025-002-${String(serial).padStart(6, '0')}-001`;
     const numbers = await send('PUT', `${url}/registration-numbers`, maker, {
-      items: [{ eventId: ids[0], registeredNumber: notice }],
+      items: [
+        { eventId: ids[0], registeredNumber: notice },
+        { eventId: ids[1], registeredNumber: `2025-002-${String(serial).padStart(6, '0')}-002` },
+      ],
     });
     expect(numbers.statusCode, numbers.body).toBe(200);
     const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });

@@ -64,6 +64,11 @@ export interface EventRow {
   package_id: string | null;
   created_by: string | null;
   created_at: Date;
+  /** NotificationId of its XML file: the same on every export, new after a correction. */
+  notification_id: string;
+  registered_at: Date | null;
+  registry_checked_at: Date | null;
+  registry_found: boolean | null;
 }
 
 /** An event row joined with its pledge, package and author, for the registry table. */
@@ -90,7 +95,8 @@ export interface EventListRow extends EventRow {
 const EVENT_COLUMNS = `e.id, e.organisation_id, e.pledge_id, e.kind, e.registration_number, e.registered_number,
   e.notification_date::text, e.pledgor, e.pledgor_name, e.pledgor_identifier, e.pledgee, e.pledgee_name,
   e.contract_name, e.contract_number, e.contract_date::text, e.contract_end_date::text, e.vehicles, e.source,
-  e.upload_id, e.row_number, e.package_id, e.created_by, e.created_at`;
+  e.upload_id, e.row_number, e.package_id, e.created_by, e.created_at, e.notification_id, e.registered_at,
+  e.registry_checked_at, e.registry_found`;
 
 const EVENT_LIST_FROM = `pledge_events e
   JOIN pledges p ON p.id = e.pledge_id
@@ -270,7 +276,7 @@ export async function updateEventContent(
     `UPDATE pledge_events SET event_key = $2, registration_number = $3, notification_date = $4, pledgor = $5,
        pledgor_name = $6, pledgor_identifier = $7, pledgee = $8, pledgee_name = $9, contract_name = $10,
        contract_number = $11, contract_date = $12, contract_end_date = $13, vehicles = $14, vins = $15,
-       corrected_by = $16, corrected_at = now(), package_id = NULL
+       corrected_by = $16, corrected_at = now(), package_id = NULL, notification_id = gen_random_uuid()
      WHERE id = $1`,
     [id, ...contentParams(values), values.userId],
   );
@@ -807,19 +813,28 @@ export async function updatePackageStatus(
   await db.query(`UPDATE pledge_packages SET ${sets.join(', ')} WHERE id = $1`, params);
 }
 
-/** Sets the registered number of package events; a creation's number becomes its pledge's number. */
+/**
+ * Sets the registered number of package events (with the certificate's registration time when the
+ * registry's file gives it); a creation's number becomes its pledge's number.
+ */
 export async function setRegisteredNumbers(
   db: Queryable,
   organisationId: string,
   packageId: string,
-  items: { eventId: string; registeredNumber: string }[],
+  items: { eventId: string; registeredNumber: string; registeredAt?: string | null }[],
 ): Promise<{ updated: number; missing: string[] }> {
   const { rows } = await db.query<{ id: string; pledge_id: string; kind: PledgeEventKind }>(
-    `UPDATE pledge_events e SET registered_number = x.num
-       FROM unnest($3::uuid[], $4::text[]) AS x (id, num)
+    `UPDATE pledge_events e SET registered_number = x.num, registered_at = coalesce(x.at, e.registered_at)
+       FROM unnest($3::uuid[], $4::text[], $5::timestamptz[]) AS x (id, num, at)
       WHERE e.organisation_id = $1 AND e.package_id = $2 AND e.id = x.id
       RETURNING e.id, e.pledge_id, e.kind`,
-    [organisationId, packageId, items.map((i) => i.eventId), items.map((i) => i.registeredNumber)],
+    [
+      organisationId,
+      packageId,
+      items.map((i) => i.eventId),
+      items.map((i) => i.registeredNumber),
+      items.map((i) => i.registeredAt ?? null),
+    ],
   );
   const updated = new Set(rows.map((row) => row.id));
   await db.query(
@@ -846,4 +861,68 @@ export async function findNumberOwners(
     [organisationId, numbers],
   );
   return rows;
+}
+
+/** The organisation's events with these NotificationIds, with the package each is in. */
+export async function findEventsByNotificationIds(
+  db: Queryable,
+  organisationId: string,
+  notificationIds: string[],
+): Promise<
+  {
+    id: string;
+    notification_id: string;
+    kind: PledgeEventKind;
+    package_id: string | null;
+    package_number: number | null;
+  }[]
+> {
+  const { rows } = await db.query(
+    `SELECT e.id, e.notification_id::text, e.kind, e.package_id, k.number AS package_number
+       FROM pledge_events e LEFT JOIN pledge_packages k ON k.id = e.package_id
+      WHERE e.organisation_id = $1 AND e.notification_id = ANY($2::uuid[])`,
+    [organisationId, notificationIds],
+  );
+  return rows;
+}
+
+/** Keeps the registry's rejections of single notifications of the package (source `registry`). */
+export async function recordRegistryRejections(
+  db: Queryable,
+  packageId: string,
+  items: { eventId: string; reason: string }[],
+  userId: string,
+): Promise<number> {
+  if (items.length === 0) {
+    return 0;
+  }
+  const { rowCount } = await db.query(
+    `INSERT INTO pledge_event_rejections (event_id, package_id, reason, rejected_by, source)
+     SELECT x.id, $1, x.reason, $4, 'registry' FROM unnest($2::uuid[], $3::text[]) AS x (id, reason)`,
+    [packageId, items.map((i) => i.eventId), items.map((i) => i.reason), userId],
+  );
+  return rowCount ?? 0;
+}
+
+/** How many of the package's events have a number, and how many the registry rejected without one. */
+export async function packageOutcome(
+  db: Queryable,
+  packageId: string,
+): Promise<{ total: number; numbered: number; rejected: number; reason: string | null }> {
+  const { rows } = await db.query<{
+    total: number;
+    numbered: number;
+    rejected: number;
+    reason: string | null;
+  }>(
+    `SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE e.registered_number IS NOT NULL)::int AS numbered,
+            count(*) FILTER (WHERE e.registered_number IS NULL AND EXISTS (
+              SELECT 1 FROM pledge_event_rejections r WHERE r.event_id = e.id AND r.package_id = $1))::int AS rejected,
+            (SELECT r.reason FROM pledge_event_rejections r JOIN pledge_events x ON x.id = r.event_id
+              WHERE r.package_id = $1 AND x.package_id = $1 ORDER BY r.id LIMIT 1) AS reason
+       FROM pledge_events e WHERE e.package_id = $1`,
+    [packageId],
+  );
+  return rows[0]!;
 }

@@ -26,6 +26,7 @@ import {
   correctAppliedEvent,
   isPledgeRuleError,
   type PledgeRuleError,
+  sha256,
 } from './pledge-registry.ts';
 import {
   type EventListRow,
@@ -56,12 +57,25 @@ function lapseOf(row: EventListRow): PledgeEvent['lapse'] {
   return daysLeft >= 0 && daysLeft <= PLEDGE_LAPSE_DAYS ? { endsOn, daysLeft } : null;
 }
 
-/** A notification may be corrected while no package holds it, or after the registry rejected its package. */
-const isCorrectable = (row: Pick<EventListRow, 'package_status'>) =>
-  row.package_status === null || row.package_status === 'rejected';
+/** The registry's results rejected this notification in the package it is still in (no number given). */
+const isRejectedInPackage = (
+  row: Pick<EventListRow, 'package_id' | 'package_status' | 'last_rejection' | 'registered_number'>,
+) =>
+  row.package_id !== null &&
+  row.package_status === 'sent' &&
+  row.registered_number === null &&
+  row.last_rejection?.packageId === row.package_id;
+
+/**
+ * A notification may be corrected while no package holds it, after the registry rejected its
+ * package, or after the registry's results rejected it alone.
+ */
+const isCorrectable = (
+  row: Pick<EventListRow, 'package_id' | 'package_status' | 'last_rejection' | 'registered_number'>,
+) => row.package_status === null || row.package_status === 'rejected' || isRejectedInPackage(row);
 
 export function toPledgeEvent(row: EventListRow): PledgeEvent {
-  const status = row.package_status ?? 'new';
+  const status = isRejectedInPackage(row) ? 'rejected' : (row.package_status ?? 'new');
   return {
     id: row.id,
     kind: row.kind,
@@ -105,6 +119,12 @@ export function toPledgeEvent(row: EventListRow): PledgeEvent {
       : null,
     canCorrect: isCorrectable(row),
     correctedAt: row.corrected_at?.toISOString() ?? null,
+    notificationId: row.notification_id,
+    registeredAt: row.registered_at?.toISOString() ?? null,
+    registryCheck:
+      row.registry_checked_at && row.registry_found !== null
+        ? { checkedAt: row.registry_checked_at.toISOString(), found: row.registry_found }
+        : null,
     createdBy: row.created_by ? { id: row.created_by, fullName: row.author_name ?? '' } : null,
     createdAt: row.created_at.toISOString(),
   };
@@ -290,6 +310,9 @@ export async function correctPledgeEvent(options: {
         message: `Исправить можно уведомление без пакета или с отказом реестра: пакет № ${old.package_number} в статусе «${EVENT_SUBMISSION_STATUS_LABELS[old.package_status ?? 'new']}»`,
       });
     }
+    if (sha256(toPledgeEventData(old)) === sha256(correctionContent(event))) {
+      throw new AppError('PLEDGE_CORRECTION_UNCHANGED');
+    }
     let outcome: { added: number; archived: number };
     try {
       outcome = await correctAppliedEvent(
@@ -311,7 +334,7 @@ export async function correctPledgeEvent(options: {
         pledgeId: old.pledge_id,
         rejectedPackageId: old.package_status === 'rejected' ? old.package_id : null,
         before: toPledgeEventData(old),
-        after: { ...event, vehicles: event.vehicles.map(({ warning: _w, ...v }) => v) },
+        after: correctionContent(event),
         monitoringAdded: outcome.added,
         monitoringArchived: outcome.archived,
       },
@@ -321,7 +344,13 @@ export async function correctPledgeEvent(options: {
   return eventResponse(options.db, auth.organisationId, options.eventId, event, result);
 }
 
-/** The content of a stored notification, for the audit row of a correction. */
+/** A correction's content as stored (the VIN warnings are not content). */
+const correctionContent = (event: PledgeEventData) => ({
+  ...event,
+  vehicles: event.vehicles.map(({ warning: _w, ...v }) => v),
+});
+
+/** The content of a stored notification, for the audit row of a correction (same shape as above). */
 function toPledgeEventData(row: EventListRow) {
   return {
     kind: row.kind,
