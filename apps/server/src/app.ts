@@ -12,6 +12,7 @@ import { type AppConfig, fastifyTrustProxy } from './config/env.ts';
 import { isConnectionError } from './db/pool.ts';
 import { type AppError, ERRORS, isAppError } from './lib/app-error.ts';
 import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
+import { logDestination } from './lib/logger.ts';
 import type { PhaseTimings } from './lib/phase-timings.ts';
 import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
 import { auditRoutes } from './modules/audit/index.ts';
@@ -69,7 +70,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   registerModules();
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    // Fastify's own pino, with its request serializers; readable lines in a terminal (lib/logger.ts).
+    logger: options.logger === false ? false : { level: config.logLevel, stream: logDestination() },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
     ajv: undefined,

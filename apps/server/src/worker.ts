@@ -1,9 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
 import { loadConfig } from './config/env.ts';
 import { jobBackendPriority } from './db/backend-priority.ts';
 import { createPool, isConnectionError } from './db/pool.ts';
 import { createBoss, createJobQueue, registerJobs } from './jobs/job-registry.ts';
+import { createLogger } from './lib/logger.ts';
 import { createMailer } from './lib/mailer.ts';
 import { serveWorkerMetrics } from './lib/metrics.ts';
 import { registerModules } from './wiring.ts';
@@ -18,7 +17,7 @@ if (!config.databaseUrl) {
   console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the app process.');
   process.exit(1);
 }
-const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
+const log = createLogger(config.logLevel);
 const db = createPool(config.databaseUrl, config.jobsDbPoolSize, 'pledgewatch-jobs', {
   onConnect: jobBackendPriority(config.jobsDbNice, log),
 });
