@@ -104,6 +104,27 @@ export const sourceImportStatusSchema = z
   .enum(['importing', 'active', 'superseded', 'failed'])
   .describe('importing — загружается; active — используется; superseded — заменена новой версией');
 
+/** Where a running import stands: shown on the sources screen while a version loads. */
+export const sourceImportProgressSchema = z.object({
+  phase: z
+    .enum(['queued', 'downloading', 'loading', 'indexing', 'switching'])
+    .describe(
+      'queued — в очереди; downloading — скачивается; loading — читается и загружается; indexing — строится индекс; switching — переключение версии',
+    ),
+  bytesRead: z.number().describe('Прочитано байт файла'),
+  bytesTotal: z.number().nullable().describe('Размер файла, байт (если известен)'),
+  rowsRead: z.number().describe('Прочитано строк'),
+});
+export type SourceImportProgress = z.infer<typeof sourceImportProgressSchema>;
+
+export const SOURCE_IMPORT_PHASE_LABELS: Record<SourceImportProgress['phase'], string> = {
+  queued: 'В очереди',
+  downloading: 'Скачивание',
+  loading: 'Загрузка строк',
+  indexing: 'Построение индекса',
+  switching: 'Переключение версии',
+};
+
 export const sourceImportSchema = z.object({
   id: z.string(),
   sourceType: sourceTypeSchema,
@@ -117,6 +138,8 @@ export const sourceImportSchema = z.object({
   createdBy: z.string().nullable().describe('ФИО загрузившего'),
   createdAt: isoDateTime,
   activatedAt: isoDateTime.nullable(),
+  progress: sourceImportProgressSchema.nullable().describe('Ход импорта, пока он идёт'),
+  failure: z.string().nullable().describe('Почему импорт отклонён или прерван'),
 });
 export type SourceImport = z.infer<typeof sourceImportSchema>;
 
@@ -144,6 +167,11 @@ export const sourceSchema = z.object({
   consecutiveFailures: z.number().int().describe('Ошибок подряд в последних ответах'),
   lastFailureAt: isoDateTime.nullable(),
   lastError: z.string().nullable(),
+  importing: z
+    .object({ version: z.number().int() })
+    .extend(sourceImportProgressSchema.shape)
+    .nullable()
+    .describe('Версия, которая сейчас загружается, и ход её загрузки'),
 });
 export type Source = z.infer<typeof sourceSchema>;
 export const sourcesResponseSchema = z.object({ items: z.array(sourceSchema) });
@@ -270,7 +298,7 @@ export const EVENT_TYPES: Readonly<Record<EventType, EventTypeInfo>> = {
     onFirstCheck: false,
   },
   passport_invalid: {
-    label: 'Паспорт недействителен',
+    label: 'Паспорт в списке недействительных',
     severity: 'critical',
     source: 'passport',
     onFirstCheck: true,
@@ -663,6 +691,8 @@ export const FINDING_FIELD_LABELS: Readonly<Record<string, string>> = {
   contract_end_date: 'Срок договора до',
   days_left: 'Осталось дней',
   registration_number: 'Регистрационный номер залога',
+  passport: 'Паспорт',
+  list: 'Перечень',
 };
 
 /**

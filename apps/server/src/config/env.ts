@@ -113,6 +113,23 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(2 * 1024 * 1024 * 1024),
+  /**
+   * Largest dataset file a source import receives (bytes): the MVD passport list is about 0.5 GB
+   * compressed and 1.5 GB as CSV, so the cap follows it rather than an upload's.
+   */
+  SOURCE_IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024 * 1024),
+  /** The MVD list of invalid passports (`.csv.bz2`): asked daily with a conditional request. */
+  SOURCE_PASSPORT_LIST_URL: z.string().url().optional(),
+  /** Timeout of the whole download of that list, milliseconds. */
+  SOURCE_PASSPORT_LIST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 1000),
   /** Telegram Bot API base URL (tests point it at a local server). */
   TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   /** Timeout of one webhook or Telegram call, milliseconds. */
@@ -243,6 +260,9 @@ export interface AppConfig {
   webDist: string;
   uploadMaxBytes: number;
   uploadMaxUnzippedBytes: number;
+  sourceImportMaxBytes: number;
+  passportListUrl?: string;
+  passportListTimeoutMs: number;
   telegramApiUrl: string;
   notifyHttpTimeoutMs: number;
   checkBatchSize: number;
@@ -392,6 +412,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webDist: env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     uploadMaxUnzippedBytes: env.UPLOAD_MAX_UNZIPPED_BYTES,
+    sourceImportMaxBytes: env.SOURCE_IMPORT_MAX_BYTES,
+    passportListUrl: env.SOURCE_PASSPORT_LIST_URL || undefined,
+    passportListTimeoutMs: env.SOURCE_PASSPORT_LIST_TIMEOUT_MS,
     telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/$/, ''),
     notifyHttpTimeoutMs: env.NOTIFY_HTTP_TIMEOUT_MS,
     checkBatchSize: env.CHECK_BATCH_SIZE,

@@ -1,5 +1,6 @@
 import type { SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../db/pool.ts';
+import { importPassportListIn } from '../modules/checks/passport-list/passport-list.service.ts';
 import { type DatasetRecord, getActiveImport } from '../modules/checks/sources/sources.queries.ts';
 import { importDatasetIn } from '../modules/checks/sources/sources.service.ts';
 
@@ -191,7 +192,14 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
   });
 
   for (const [type, list] of Object.entries(records) as [SourceType, DatasetRecord[]][]) {
-    if (!(await getActiveImport(tx, type))) {
+    if (await getActiveImport(tx, type)) {
+      continue;
+    }
+    if (type === 'passport') {
+      // The MVD list holds passports only: no reason or date; the version is marked demo as a whole.
+      const passports = list.map((record) => record.identifier);
+      await importPassportListIn(tx, { fileName: 'demo-passport.csv', passports, demo: true });
+    } else {
       await importDatasetIn(tx, { type, fileName: `demo-${type}.json`, records: list });
     }
   }

@@ -149,7 +149,13 @@ describe('worker killed with SIGKILL', () => {
     };
     await importDataset(staffApi, 'bankruptcy', [{ ...company, case_number: 'B0' }]);
     await importDataset(staffApi, 'enforcement', [{ ...company, proceeding_number: 'E0' }]);
-    await importDataset(staffApi, 'passport', [{ document_number: '4500123456', reason: 'Утрачен' }]);
+    // The MVD list is imported in the background (202), by the worker started below.
+    const passportList = await staffApi.upload(
+      '/monitoring/sources/passport/imports',
+      'list_of_expired_passports.csv',
+      'PASSP_SERIES,PASSP_NUMBER\n4500,123456\n',
+    );
+    expect(passportList.status, passportList.text).toBe(202);
     await addItems(killedOrg.organisationId, vins);
     await addItems(calmOrg.organisationId, vins);
 

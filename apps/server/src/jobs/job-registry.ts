@@ -10,6 +10,7 @@ import {
   recheckItemsJob,
   scheduledChecksJob,
   sourceAlertsJob,
+  sourceImportJob,
 } from '../modules/checks/index.ts';
 import { deliverMailJob } from '../modules/mail/index.ts';
 import { deliverNotificationJob, notificationDigestsJob } from '../modules/notifications/index.ts';
@@ -37,6 +38,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   pruneAuthAttemptsJob,
   sourceAlertsJob,
   pledgeLapseJob,
+  sourceImportJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';

@@ -26,6 +26,7 @@ export const ERRORS = {
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Слишком много попыток. Повторите позже' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
   CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
+  PASSPORT_LIST_INVALID: { status: 422, message: 'Файл не похож на перечень недействительных паспортов МВД' },
   DATASET_EMPTY: { status: 422, message: 'В файле нет ни одной подходящей записи' },
   DATASET_FORMAT: {
     status: 422,

@@ -55,6 +55,17 @@ export const checkEndpoints = {
     status: 201,
     errors: [400, 401, 403, 413, 422],
   }),
+  importPassportList: defineEndpoint({
+    method: 'POST',
+    path: '/api/v1/monitoring/sources/passport/imports',
+    tags: ['checks'],
+    summary:
+      'Загрузить перечень недействительных паспортов МВД (multipart, поле file: list_of_expired_passports.csv.bz2 как опубликован, или распакованный CSV с заголовком PASSP_SERIES,PASSP_NUMBER). Файл принимается на диск, импорт идёт в фоне (ход — в списке источников); новая версия становится активной целиком',
+    bodyType: 'multipart',
+    response: sourceImportSchema,
+    status: 202,
+    errors: [400, 401, 403, 413, 422],
+  }),
   sourceImports: defineEndpoint({
     method: 'GET',
     path: '/api/v1/monitoring/sources/:type/imports',

@@ -7,6 +7,7 @@ import { route } from '../../lib/endpoint-route.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { oneTimeCheckRoutes } from './one-time-checks/one-time-checks.routes.ts';
+import { receivePassportList } from './passport-list/passport-list.service.ts';
 import { getCheckSchedule, updateCheckSchedule } from './runs/check-schedule.service.ts';
 import { findCheckRuns, getCheckRun, startCheckRun } from './runs/runs.service.ts';
 import {
@@ -16,6 +17,7 @@ import {
   listSources,
 } from './sources/sources.service.ts';
 
+/** Other sources' files are still read within the request (a JSON file whole): they keep this cap. */
 const DATASET_MAX_BYTES = 512 * 1024 * 1024;
 
 /**
@@ -24,7 +26,7 @@ const DATASET_MAX_BYTES = 512 * 1024 * 1024;
  */
 export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fastify, { config }) => {
   await fastify.register(multipart, {
-    limits: { fileSize: DATASET_MAX_BYTES, files: 1, fields: 5, parts: 10 },
+    limits: { fileSize: config.sourceImportMaxBytes, files: 1, fields: 5, parts: 10 },
   });
   const writers = [fastify.authenticate, fastify.requireRole('admin', 'analyst')];
   const staffOnly = async (request: FastifyRequest) => {
@@ -39,23 +41,46 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
     listSources({ db: fastify.db, config }),
   );
 
+  /** The multipart request's `file` part, or a Russian refusal. */
+  const requestFile = async (request: FastifyRequest, maxBytes: number) => {
+    let file: Awaited<ReturnType<typeof request.file>>;
+    try {
+      file = request.isMultipart() ? await request.file({ limits: { fileSize: maxBytes } }) : undefined;
+    } catch (error) {
+      if (isAppError(error)) {
+        throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
+      }
+      throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
+    }
+    if (!file) {
+      throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
+    }
+    return file;
+  };
+
+  // The MVD list: received to disk and imported in the background (202); its own path wins over :type.
+  route(
+    fastify,
+    endpoints.importPassportList,
+    { onRequest: [fastify.authenticate, fastify.requireStaff] },
+    async (request) => {
+      const file = await requestFile(request, config.sourceImportMaxBytes);
+      return receivePassportList({
+        db: fastify.db,
+        queue: fastify.queue,
+        config,
+        auth: requireAuth(request),
+        file: { fileName: file.filename, stream: file.file },
+      });
+    },
+  );
+
   route(
     fastify,
     endpoints.importSource,
     { onRequest: [fastify.authenticate, fastify.requireStaff] },
     async (request) => {
-      let file: Awaited<ReturnType<typeof request.file>>;
-      try {
-        file = request.isMultipart() ? await request.file() : undefined;
-      } catch (error) {
-        if (isAppError(error)) {
-          throw error; // the edge's refusal (input-guard), e.g. a NUL in the file name
-        }
-        throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
-      }
-      if (!file) {
-        throw new AppError('BAD_REQUEST', { message: 'Приложите файл набора данных в поле file' });
-      }
+      const file = await requestFile(request, DATASET_MAX_BYTES);
       const stream = file.file;
       // Streamed into the reader: a dataset file is never held whole in memory.
       async function* content(): AsyncGenerator<Uint8Array> {

@@ -7,4 +7,5 @@ export { pledgeLapseJob } from './jobs/pledge-lapse.job.ts';
 export { recheckItemsJob } from './jobs/recheck-items.job.ts';
 export { scheduledChecksJob } from './jobs/scheduled-checks.job.ts';
 export { sourceAlertsJob } from './jobs/source-alerts.job.ts';
+export { sourceImportJob } from './jobs/source-import.job.ts';
 export { listRunFailedSources } from './runs/run-failures.queries.ts';

@@ -66,6 +66,9 @@ export const texts = {
       failuresInRow: (count: number) => `${count} подряд`,
       lastFailure: (when: string) => `последняя ошибка ${when}`,
       healthy: 'Нет',
+      importing: (version: number) => `Загружается версия ${version}`,
+      importRead: (bytes: string, total: string | null, rows: string) =>
+        `${total ? `${bytes} из ${total}` : bytes}, строк ${rows}`,
       import: 'Загрузить',
       resetCache: 'Сбросить кэш',
       resetAll: 'Сбросить весь кэш',
@@ -84,6 +87,10 @@ export const texts = {
       result: (version: number, records: string, rejected: string) =>
         `Версия ${version}: принято записей ${records}, отклонено строк ${rejected}`,
       row: (row: number) => `Строка ${row}`,
+      passportHint:
+        'Перечень недействительных паспортов МВД как опубликован (list_of_expired_passports.csv.bz2) или распакованный CSV с заголовком PASSP_SERIES,PASSP_NUMBER. Файл загружается в фоне; ход загрузки — в списке источников, действующая версия отвечает до переключения.',
+      queued: (version: number) =>
+        `Файл принят: версия ${version} загружается в фоне. Ход загрузки — в списке источников; строки с ошибками будут в истории версий.`,
     },
   },
 };

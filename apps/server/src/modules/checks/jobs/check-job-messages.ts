@@ -14,3 +14,9 @@ export const checkBatchMessage = defineJobMessage({
   name: 'checks.batch',
   payload: z.object({ runId: z.uuid(), batchNo: z.number().int().min(0) }),
 });
+
+/** A queued import of a source's dataset file (the passport list), run in the background. */
+export const sourceImportMessage = defineJobMessage({
+  name: 'checks.source-import',
+  payload: z.object({ importId: z.uuid() }),
+});

@@ -64,13 +64,14 @@ export interface SourceAdapter {
   batchFindings?(): Promise<BatchFindingsSql | null>;
 }
 
-export type ActiveImport = { id: string; version: number } | undefined;
+/** `demo`: the version is demonstration data (the passport list marks its findings with it). */
+export type ActiveImport = { id: string; version: number; demo?: boolean } | undefined;
 
 /** What a dataset source reads its records through; `activeImports` shares one read among adapters. */
 export interface DatasetSourceDeps {
   db: Queryable;
   /** Every type's active import, read once for a set of adapters (createSourceAdapters). */
-  activeImports?: () => Promise<Map<SourceType, { id: string; version: number }>>;
+  activeImports?: () => Promise<Map<SourceType, { id: string; version: number; demo?: boolean }>>;
   /**
    * One item's records in every dataset source's active import, by import id, read once for a set of
    * adapters (createSourceAdapters): a one-time check's sources in one query instead of one each.

@@ -1,6 +1,7 @@
 import { type Finding, SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import type { AppConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import { createPassportListSource } from '../passport-list/passport-source.ts';
 import { createDatasetSource } from './dataset-source.ts';
 import { createPledgesSource } from './pledges.source.ts';
 import { createRemoteSource } from './remote-source.ts';
@@ -10,7 +11,8 @@ import { listActiveImports, listItemRecords, readInputVersions } from './sources
 /**
  * The adapter for a source type: a provider over HTTP when SOURCE_<TYPE>_PROVIDER (or only
  * SOURCE_<TYPE>_URL, our JSON protocol) is configured, else the dataset
- * in our database (for `pledges`, its own adapter, which marks the checking organisation's pledges). Adapters are cheap: make one per check or batch.
+ * in our database (for `pledges`, its own adapter, which marks the checking organisation's pledges;
+ * for `passport`, the MVD list). Adapters are cheap: make one per check or batch.
  */
 export function createSourceAdapter(
   type: SourceType,
@@ -20,7 +22,10 @@ export function createSourceAdapter(
   if (remote) {
     return createRemoteSource(type, remote, { db: deps.db, remoteSources: deps.config.remoteSources });
   }
-  return type === 'pledges' ? createPledgesSource(deps) : createDatasetSource(type, deps);
+  if (type === 'pledges') {
+    return createPledgesSource(deps);
+  }
+  return type === 'passport' ? createPassportListSource(deps) : createDatasetSource(type, deps);
 }
 
 export function createSourceAdapters(deps: {
@@ -42,7 +47,9 @@ export function createSourceAdapters(deps: {
     return versions;
   };
   // A single item's records in all dataset sources at once (a one-time check), read when the first asks.
-  const dataset = (type: SourceType) => type !== 'pledges' && !deps.config.remoteSources[type];
+  // `passport` is the MVD list in a table of its own (passport-list/), not in source_records.
+  const dataset = (type: SourceType) =>
+    type !== 'pledges' && type !== 'passport' && !deps.config.remoteSources[type];
   const records = new Map<string, Promise<Map<string, Finding[]>>>();
   const itemRecords = (item: CheckItem) => {
     const key = `${item.documentType ?? ''}/${item.identifier}`;

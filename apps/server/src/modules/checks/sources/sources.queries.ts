@@ -13,14 +13,19 @@ export interface SourceImportRow {
   created_by_name: string | null;
   created_at: Date;
   activated_at: Date | null;
+  phase: 'queued' | 'downloading' | 'loading' | 'indexing' | 'switching' | null;
+  bytes_read: string;
+  bytes_total: string | null;
+  rows_read: string;
+  failure: string | null;
 }
 
 export async function getActiveImport(
   db: Queryable,
   type: SourceType,
-): Promise<{ id: string; version: number } | undefined> {
-  const { rows } = await db.query<{ id: string; version: number }>(
-    `SELECT id, version FROM source_imports WHERE source_type = $1 AND status = 'active'`,
+): Promise<{ id: string; version: number; demo: boolean } | undefined> {
+  const { rows } = await db.query<{ id: string; version: number; demo: boolean }>(
+    `SELECT id, version, demo FROM source_imports WHERE source_type = $1 AND status = 'active'`,
     [type],
   );
   return rows[0];
@@ -29,11 +34,11 @@ export async function getActiveImport(
 /** The active import of every source type, in one query (a one-time check asks five sources). */
 export async function listActiveImports(
   db: Queryable,
-): Promise<Map<SourceType, { id: string; version: number }>> {
-  const { rows } = await db.query<{ source_type: SourceType; id: string; version: number }>(
-    `SELECT source_type, id, version FROM source_imports WHERE status = 'active'`,
+): Promise<Map<SourceType, { id: string; version: number; demo: boolean }>> {
+  const { rows } = await db.query<{ source_type: SourceType; id: string; version: number; demo: boolean }>(
+    `SELECT source_type, id, version, demo FROM source_imports WHERE status = 'active'`,
   );
-  return new Map(rows.map((row) => [row.source_type, { id: row.id, version: row.version }]));
+  return new Map(rows.map((row) => [row.source_type, { id: row.id, version: row.version, demo: row.demo }]));
 }
 
 /** One subject's records in the given imports, by import, each import's in finding-key order. */
@@ -64,14 +69,15 @@ export async function listItemRecords(
 /** Takes the next version number under a per-type lock, so two imports never share one. */
 export async function insertSourceImport(
   db: Queryable,
-  input: { type: SourceType; fileName: string; createdBy: string | null },
+  input: { type: SourceType; fileName: string; createdBy: string | null; id?: string },
 ): Promise<{ id: string; version: number }> {
   await db.query('SELECT pg_advisory_xact_lock(724611100, hashtext($1))', [input.type]);
   const { rows } = await db.query<{ id: string; version: number }>(
-    `INSERT INTO source_imports (source_type, version, file_name, created_by)
-     SELECT $1, coalesce(max(version), 0) + 1, $2, $3 FROM source_imports WHERE source_type = $1
+    `INSERT INTO source_imports (id, source_type, version, file_name, created_by)
+     SELECT coalesce($4::uuid, gen_random_uuid()), $1, coalesce(max(version), 0) + 1, $2, $3
+       FROM source_imports WHERE source_type = $1
      RETURNING id, version`,
-    [input.type, input.fileName, input.createdBy],
+    [input.type, input.fileName, input.createdBy, input.id ?? null],
   );
   return rows[0]!;
 }
@@ -132,7 +138,8 @@ export async function activateSourceImport(
 }
 
 const IMPORT_COLUMNS = `si.id, si.source_type, si.version, si.file_name, si.status, si.records_total, si.rows_rejected,
-  si.errors, u.full_name AS created_by_name, si.created_at, si.activated_at`;
+  si.errors, u.full_name AS created_by_name, si.created_at, si.activated_at, si.phase, si.bytes_read::text,
+  si.bytes_total::text, si.rows_read::text, si.failure`;
 
 export async function getSourceImport(db: Queryable, id: string): Promise<SourceImportRow | undefined> {
   const { rows } = await db.query<SourceImportRow>(
@@ -192,6 +199,17 @@ export async function listDatasetStats(db: Queryable): Promise<SourceStatsRow[]>
   const { rows } = await db.query<SourceStatsRow>(
     `SELECT source_type, version AS active_version, activated_at AS last_refresh_at, records_total AS record_count
        FROM source_imports WHERE status = 'active'`,
+  );
+  return rows;
+}
+
+/** Each type's newest import still running, with its progress. */
+export async function listRunningImports(db: Queryable): Promise<SourceImportRow[]> {
+  const { rows } = await db.query<SourceImportRow>(
+    `SELECT DISTINCT ON (si.source_type) ${IMPORT_COLUMNS}
+       FROM source_imports si LEFT JOIN users u ON u.id = si.created_by
+      WHERE si.status = 'importing' AND si.phase IS NOT NULL
+      ORDER BY si.source_type, si.version DESC`,
   );
   return rows;
 }

@@ -4,6 +4,7 @@ import {
   SOURCE_TYPES,
   type Source,
   type SourceImport,
+  type SourceImportProgress,
   type SourceType,
 } from '@pledgewatch/contract';
 import type pg from 'pg';
@@ -32,6 +33,7 @@ import {
   insertSourceRecords,
   listAnswerStats,
   listDatasetStats,
+  listRunningImports,
   type SourceImportRow,
 } from './sources.queries.ts';
 
@@ -51,6 +53,20 @@ export function toSourceImport(row: SourceImportRow): SourceImport {
     createdBy: row.created_by_name,
     createdAt: row.created_at.toISOString(),
     activatedAt: row.activated_at?.toISOString() ?? null,
+    progress: importProgress(row),
+    failure: row.failure,
+  };
+}
+
+function importProgress(row: SourceImportRow): SourceImportProgress | null {
+  if (row.status !== 'importing' || !row.phase) {
+    return null;
+  }
+  return {
+    phase: row.phase,
+    bytesRead: Number(row.bytes_read),
+    bytesTotal: row.bytes_total === null ? null : Number(row.bytes_total),
+    rowsRead: Number(row.rows_read),
   };
 }
 
@@ -199,8 +215,13 @@ export async function listSources(options: {
   db: pg.Pool;
   config: Pick<AppConfig, 'remoteSources'>;
 }): Promise<{ items: Source[] }> {
-  const [datasets, answers] = await Promise.all([listDatasetStats(options.db), listAnswerStats(options.db)]);
+  const [datasets, answers, running] = await Promise.all([
+    listDatasetStats(options.db),
+    listAnswerStats(options.db),
+    listRunningImports(options.db),
+  ]);
   const datasetOf = new Map(datasets.map((row) => [row.source_type, row]));
+  const runningOf = new Map(running.map((row) => [row.source_type, row]));
   const answersOf = new Map(answers.map((row) => [row.source_type, row]));
   return {
     items: SOURCE_TYPE_CODES.map((type): Source => {
@@ -227,9 +248,15 @@ export async function listSources(options: {
         consecutiveFailures: stats?.consecutive_failures ?? 0,
         lastFailureAt: stats?.last_failure_at?.toISOString() ?? null,
         lastError: stats?.last_error ?? null,
+        importing: importingOf(runningOf.get(type)),
       };
     }),
   };
+}
+
+function importingOf(row: SourceImportRow | undefined): Source['importing'] {
+  const progress = row && importProgress(row);
+  return progress ? { version: row.version, ...progress } : null;
 }
 
 /** Drops the cached answers of one remote source type, or of all of them. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../../config/env.ts';
 import { bearer } from '../../../testing/test-app.ts';
+import { runSourceImport } from '../passport-list/passport-list.service.ts';
 import { processCheckBatch } from '../runs/check-batch.service.ts';
 import { listBatchNumbers } from '../runs/runs.queries.ts';
 import { planCheckRun } from '../runs/runs.service.ts';
@@ -70,13 +71,58 @@ export function encodeCp1251(text: string): Uint8Array {
   return Uint8Array.from([...text].map((char) => table.get(char)!));
 }
 
-/** Uploads a dataset as JSON through the API (staff token). */
+/** The MVD list as published, uncompressed: `PASSP_SERIES,PASSP_NUMBER` and one row per passport. */
+export const passportListCsv = (passports: readonly string[]) =>
+  `PASSP_SERIES,PASSP_NUMBER\n${passports.map((p) => `${p.slice(0, 4)},${p.slice(4)}\n`).join('')}`;
+
+/**
+ * Uploads the MVD list through the API (staff token) and runs its queued import in this process,
+ * as the job would; returns the import as the history lists it.
+ */
+export async function importPassportList(
+  app: FastifyInstance,
+  token: string,
+  content: string | Uint8Array,
+  fileName = 'list_of_expired_passports.csv',
+) {
+  const file = multipartFile(fileName, content);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/sources/passport/imports',
+    payload: file.payload,
+    headers: { ...file.headers, ...bearer(token) },
+  });
+  if (response.statusCode !== 202) {
+    throw new Error(`passport list import failed: ${response.statusCode} ${response.body}`);
+  }
+  const queued = response.json<{ id: string }>();
+  await runSourceImport({
+    db: app.db,
+    config: { uploadMaxUnzippedBytes: 2 ** 31 },
+    importId: queued.id,
+    lastAttempt: true,
+  });
+  const history = await app.inject({
+    method: 'GET',
+    url: '/api/v1/monitoring/sources/passport/imports?pageSize=200',
+    headers: bearer(token),
+  });
+  return history.json<{ items: { id: string }[] }>().items.find((item) => item.id === queued.id)!;
+}
+
+/**
+ * Uploads a dataset as JSON through the API (staff token). `passport` records (`document_number`)
+ * go in as the MVD list.
+ */
 export async function importRecords(
   app: FastifyInstance,
   token: string,
   type: string,
   records: Record<string, unknown>[],
 ) {
+  if (type === 'passport') {
+    return importPassportList(app, token, passportListCsv(records.map((r) => String(r.document_number))));
+  }
   const file = multipartFile(`${type}.json`, JSON.stringify(records));
   const response = await app.inject({
     method: 'POST',

@@ -18,7 +18,10 @@ export function importSourceDataset({
 }: ImportSourceDatasetInput): Promise<SourceImport> {
   const form = new FormData();
   form.append('file', file);
-  return callEndpoint(checkEndpoints.importSource, { params: { type }, body: form, onProgress });
+  // The MVD list is received to disk and imported in the background (202): its own call.
+  return type === 'passport'
+    ? callEndpoint(checkEndpoints.importPassportList, { body: form, onProgress })
+    : callEndpoint(checkEndpoints.importSource, { params: { type }, body: form, onProgress });
 }
 
 export const useImportSourceDataset = (config?: MutationConfig<typeof importSourceDataset>) => {

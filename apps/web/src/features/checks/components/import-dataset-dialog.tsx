@@ -46,7 +46,7 @@ export function ImportDatasetDialog({ source, onClose }: ImportDatasetDialogProp
       <DialogContent>
         <Stack spacing={2}>
           <Typography variant="body2" color="text.secondary">
-            {t.hint}
+            {source?.type === 'passport' ? t.passportHint : t.hint}
           </Typography>
           <Button
             component="label"
@@ -58,7 +58,9 @@ export function ImportDatasetDialog({ source, onClose }: ImportDatasetDialogProp
             <input
               hidden
               type="file"
-              accept=".csv,.json,text/csv,application/json"
+              accept={
+                source?.type === 'passport' ? '.csv,.bz2,text/csv' : '.csv,.json,text/csv,application/json'
+              }
               onChange={(event) => {
                 setFile(event.target.files?.[0] ?? null);
                 upload.reset();
@@ -77,7 +79,8 @@ export function ImportDatasetDialog({ source, onClose }: ImportDatasetDialogProp
             />
           )}
           {upload.isError && <Alert severity="error">{getErrorMessage(upload.error)}</Alert>}
-          {result && (
+          {result?.status === 'importing' && <Alert severity="info">{t.queued(result.version)}</Alert>}
+          {result && result.status !== 'importing' && (
             <Alert
               severity={
                 result.status === 'failed' ? 'error' : result.rowsRejected > 0 ? 'warning' : 'success'

@@ -18,6 +18,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSources } from '../api/get-sources';
 import { useInvalidateCache } from '../api/invalidate-cache';
 import { ImportDatasetDialog } from './import-dataset-dialog';
+import { SourceImportProgress } from './source-import-progress';
 
 const t = texts.checks.sources;
 
@@ -93,7 +94,12 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       id: 'version',
       header: t.version,
       align: 'right',
-      cell: (source) => source.activeVersion ?? texts.common.dash,
+      cell: (source) => (
+        <>
+          {source.activeVersion ?? texts.common.dash}
+          {source.importing && <SourceImportProgress importing={source.importing} />}
+        </>
+      ),
     },
     {
       id: 'lastRefresh',

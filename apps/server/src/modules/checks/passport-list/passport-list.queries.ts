@@ -1,0 +1,195 @@
+import type { Queryable } from '../../../db/pool.ts';
+
+/**
+ * One table per version of the list (migration 0073): `block int PRIMARY KEY, numbers int2[]`, a
+ * passport's 10 digits as k, its row k / 10000, k % 10000 in the sorted array. About 100 passports
+ * share a row at the list's density, so a row costs its header once for all of them (docs/datasets.md).
+ */
+export const passportListTable = (importId: string) => `passport_list_${importId.replaceAll('-', '')}`;
+const loadTable = (importId: string) => `passport_list_load_${importId.replaceAll('-', '')}`;
+const TABLE_NAME = /^passport_list_(load_)?[0-9a-f]{32}$/;
+
+const quoted = (table: string) => {
+  if (!TABLE_NAME.test(table)) {
+    throw new Error(`not a passport list table: ${table}`);
+  }
+  return `"${table}"`;
+};
+
+/** The block and the remainder of a 10-digit key, as SQL over a text expression known to be digits. */
+export const BLOCK_OF = (key: string) => `(${key}::bigint / 10000)::int`;
+export const REST_OF = (key: string) => `(${key}::bigint % 10000)::int2`;
+
+/** A restarted import starts clean: whatever a killed attempt of this import left is dropped. */
+export async function prepareLoadTable(db: Queryable, importId: string): Promise<string> {
+  await dropPassportListTables(db, [loadTable(importId), passportListTable(importId)]);
+  // Unlogged: the keys are loaded once and read once, into the version's table; a crash loses
+  // nothing the restarted import would not load again.
+  await db.query(`CREATE UNLOGGED TABLE ${quoted(loadTable(importId))} (key bigint NOT NULL)`);
+  return `COPY ${quoted(loadTable(importId))} (key) FROM STDIN`;
+}
+
+/**
+ * The version's table from the loaded keys (duplicates of the file dropped), indexed after the load,
+ * then the load table dropped. Returns the distinct passports.
+ */
+export async function buildListTable(db: Queryable, importId: string): Promise<number> {
+  const load = quoted(loadTable(importId));
+  const table = quoted(passportListTable(importId));
+  await db.query(
+    `CREATE TABLE ${table} AS
+     SELECT (key / 10000)::int AS block, array_agg(DISTINCT (key % 10000)::int2) AS numbers
+       FROM ${load} GROUP BY 1`,
+  );
+  await db.query(`ALTER TABLE ${table} ADD PRIMARY KEY (block)`);
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT coalesce(sum(cardinality(numbers)), 0)::text AS count FROM ${table}`,
+  );
+  await db.query(`DROP TABLE ${load}`);
+  return Number(rows[0]!.count);
+}
+
+/** A small version's table straight from its passports, in the caller's transaction (demo data). */
+export async function createListTableFrom(db: Queryable, importId: string, keys: readonly string[]) {
+  const table = quoted(passportListTable(importId));
+  await db.query(
+    `CREATE TABLE ${table} AS
+     SELECT ${BLOCK_OF('k')} AS block, array_agg(DISTINCT ${REST_OF('k')}) AS numbers
+       FROM unnest($1::text[]) AS k WHERE k ~ '^[0-9]{10}$' GROUP BY 1`,
+    [keys],
+  );
+  await db.query(`ALTER TABLE ${table} ADD PRIMARY KEY (block)`);
+}
+
+export async function dropPassportListTables(db: Queryable, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    await db.query(`DROP TABLE IF EXISTS ${quoted(table)}`);
+  }
+}
+
+/**
+ * The tables no version needs: those of superseded and failed imports, and load tables of imports
+ * no longer running. Never the active version's, nor an importing one's.
+ */
+export async function listStalePassportTables(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ table_name: string }>(
+    `SELECT c.relname AS table_name
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+      WHERE c.relkind = 'r' AND c.relname ~ '^passport_list_(load_)?[0-9a-f]{32}$'
+        AND NOT EXISTS (
+          SELECT 1 FROM source_imports si
+           WHERE si.source_type = 'passport' AND si.status IN ('active', 'importing')
+             AND replace(si.id::text, '-', '') = substring(c.relname from '[0-9a-f]{32}$'))`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+/** Whether the key is in the version's table: one index probe. */
+export async function isListed(db: Queryable, table: string, key: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM ${quoted(table)} WHERE block = ${BLOCK_OF('$1::text')} AND ${REST_OF('$1::text')} = ANY(numbers)`,
+    [key],
+  );
+  return rows.length > 0;
+}
+
+/** The passports of the given keys that the version lists (a batch's check, or a diff). */
+export async function listedAmong(
+  db: Queryable,
+  table: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  const { rows } = await db.query<{ key: string }>(
+    `SELECT x.key FROM unnest($1::text[]) AS x(key)
+       JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('x.key')} AND ${REST_OF('x.key')} = ANY(l.numbers)`,
+    [keys],
+  );
+  return new Set(rows.map((row) => row.key));
+}
+
+/** The SQL of a batch's match: the items (`b`, digits only) listed in the version's table. */
+export const listedBatchSql = (table: string) =>
+  `JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('b.identifier')} AND ${REST_OF('b.identifier')} = ANY(l.numbers)`;
+
+export interface ImportProgress {
+  phase: 'queued' | 'downloading' | 'loading' | 'indexing' | 'switching';
+  bytesRead?: number;
+  bytesTotal?: number | null;
+  rowsRead?: number;
+}
+
+export async function setImportProgress(db: Queryable, importId: string, progress: ImportProgress) {
+  await db.query(
+    `UPDATE source_imports SET phase = $2, bytes_read = coalesce($3, bytes_read),
+            bytes_total = coalesce($4, bytes_total), rows_read = coalesce($5, rows_read)
+      WHERE id = $1 AND status = 'importing'`,
+    [
+      importId,
+      progress.phase,
+      progress.bytesRead ?? null,
+      progress.bytesTotal ?? null,
+      progress.rowsRead ?? null,
+    ],
+  );
+}
+
+export async function getImportJob(
+  db: Queryable,
+  importId: string,
+): Promise<
+  | {
+      id: string;
+      source_type: string;
+      status: string;
+      file_path: string | null;
+      file_name: string;
+      created_by: string | null;
+    }
+  | undefined
+> {
+  const { rows } = await db.query(
+    'SELECT id, source_type, status, file_path, file_name, created_by FROM source_imports WHERE id = $1',
+    [importId],
+  );
+  return rows[0];
+}
+
+/** A refused or broken import: failed with its reason, its file forgotten. */
+export async function failImport(db: Queryable, importId: string, failure: string): Promise<void> {
+  await db.query(
+    `UPDATE source_imports SET status = 'failed', phase = NULL, failure = $2, file_path = NULL
+      WHERE id = $1 AND status = 'importing'`,
+    [importId, failure],
+  );
+}
+
+/**
+ * The import becomes the active version, the previous active one superseded, in one transaction
+ * (the caller's): a check reads one or the other, never neither. Returns the superseded version's table.
+ */
+export async function activateListImport(
+  tx: Queryable,
+  input: { id: string; recordsTotal: number; rowsRejected: number; errors: unknown[] },
+): Promise<string | null> {
+  await tx.query(`SELECT pg_advisory_xact_lock(724611100, hashtext('passport'))`);
+  const previous = await tx.query<{ storage_table: string | null }>(
+    `UPDATE source_imports SET status = 'superseded' WHERE source_type = 'passport' AND status = 'active'
+     RETURNING storage_table`,
+  );
+  const { rowCount } = await tx.query(
+    `UPDATE source_imports SET status = 'active', activated_at = now(), phase = NULL, file_path = NULL,
+            records_total = $2, rows_rejected = $3, errors = $4, storage_table = $5
+      WHERE id = $1 AND status = 'importing'`,
+    [
+      input.id,
+      input.recordsTotal,
+      input.rowsRejected,
+      JSON.stringify(input.errors),
+      passportListTable(input.id),
+    ],
+  );
+  if (rowCount !== 1) {
+    throw new Error(`import ${input.id} is no longer importing`);
+  }
+  return previous.rows[0]?.storage_table ?? null;
+}

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { SourceImport } from '@pledgewatch/contract';
+import type pg from 'pg';
+import type { AppConfig } from '../../../config/env.ts';
+import { type Queryable, withTransaction } from '../../../db/pool.ts';
+import type { JobQueue } from '../../../jobs/job-definition.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import type { AuthContext } from '../../../lib/auth-context.ts';
+import { recordAudit } from '../../audit/index.ts';
+import { sourceImportMessage } from '../jobs/check-job-messages.ts';
+import { getSourceImport, insertSourceImport } from '../sources/sources.queries.ts';
+import { toSourceImport } from '../sources/sources.service.ts';
+import { openListText } from './decompress.ts';
+import {
+  activateListImport,
+  createListTableFrom,
+  failImport,
+  getImportJob,
+} from './passport-list.queries.ts';
+import { PassportListError, PassportListParser } from './passport-list-format.ts';
+import { importPassportList } from './passport-list-import.ts';
+
+export type ListConfig = Pick<AppConfig, 'dataDir' | 'sourceImportMaxBytes' | 'uploadMaxUnzippedBytes'>;
+
+export const sourceImportFilePath = (config: Pick<AppConfig, 'dataDir'>, importId: string) =>
+  path.join(config.dataDir, 'source-imports', importId);
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} МБ`;
+
+/**
+ * Reads the head of the list (the first block of a bzip2 file) and refuses at once what is not the
+ * MVD list: empty, another header, a `.bz2` that is not bzip2. The rest is read by the import job.
+ */
+async function inspectListFile(filePath: string, fileName: string, config: ListConfig): Promise<void> {
+  const parser = new PassportListParser();
+  for await (const chunk of openListText({
+    path: filePath,
+    fileName,
+    maxBytes: config.uploadMaxUnzippedBytes,
+  })) {
+    parser.push(chunk);
+    return;
+  }
+  parser.end();
+}
+
+/**
+ * Creates an `importing` version of the `passport` source for a list file already on disk and
+ * queues its import, in one transaction. Returns the new import's id.
+ */
+export async function queueListImport(
+  db: pg.Pool,
+  queue: JobQueue,
+  input: { importId: string; filePath: string; fileName: string; bytes: number; createdBy: string | null },
+): Promise<string> {
+  return withTransaction(db, async (tx) => {
+    const created = await insertSourceImport(tx, {
+      type: 'passport',
+      fileName: input.fileName,
+      createdBy: input.createdBy,
+      id: input.importId,
+    });
+    await tx.query(
+      `UPDATE source_imports SET file_path = $2, phase = 'queued', bytes_total = $3 WHERE id = $1`,
+      [created.id, input.filePath, input.bytes],
+    );
+    await queue.send(sourceImportMessage, { importId: created.id }, { db: tx });
+    return created.id;
+  });
+}
+
+/** A small list made active at once, in the caller's transaction (demo data, fixtures). */
+export async function importPassportListIn(
+  tx: Queryable,
+  options: { fileName: string; passports: readonly string[]; createdBy?: string | null; demo?: boolean },
+): Promise<string> {
+  const created = await insertSourceImport(tx, {
+    type: 'passport',
+    fileName: options.fileName,
+    createdBy: options.createdBy ?? null,
+  });
+  await createListTableFrom(tx, created.id, options.passports);
+  if (options.demo) {
+    await tx.query('UPDATE source_imports SET demo = true WHERE id = $1', [created.id]);
+  }
+  await activateListImport(tx, {
+    id: created.id,
+    recordsTotal: new Set(options.passports).size,
+    rowsRejected: 0,
+    errors: [],
+  });
+  return created.id;
+}
+
+/**
+ * `POST /monitoring/sources/passport/imports`: the file is streamed to DATA_DIR/source-imports/<id>
+ * (never into memory) within SOURCE_IMPORT_MAX_BYTES, its head checked, and the import queued: the
+ * answer (202) is the `importing` version; its progress is on the sources screen.
+ */
+export async function receivePassportList(options: {
+  db: pg.Pool;
+  queue: JobQueue;
+  config: ListConfig;
+  auth: AuthContext;
+  file: { fileName: string; stream: Readable };
+}): Promise<SourceImport> {
+  const { db, config } = options;
+  const importId = randomUUID();
+  const filePath = sourceImportFilePath(config, importId);
+  const fileName =
+    options.file.fileName
+      .split('')
+      .filter((char) => char >= ' ' && char !== '\u007f')
+      .join('')
+      .trim()
+      .slice(0, 255) || 'file';
+  await mkdir(path.dirname(filePath), { recursive: true });
+  let tooLarge = false;
+  try {
+    await pipeline(options.file.stream, createWriteStream(filePath));
+    tooLarge = (options.file.stream as Readable & { truncated?: boolean }).truncated === true;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') {
+      await rm(filePath, { force: true });
+      throw error;
+    }
+    tooLarge = true;
+  }
+  if (tooLarge) {
+    await rm(filePath, { force: true });
+    throw new AppError('PAYLOAD_TOO_LARGE', {
+      message: `Файл больше ${megabytes(config.sourceImportMaxBytes)} (SOURCE_IMPORT_MAX_BYTES)`,
+    });
+  }
+  try {
+    await inspectListFile(filePath, fileName, config);
+  } catch (error) {
+    await rm(filePath, { force: true });
+    throw error instanceof PassportListError
+      ? new AppError('PASSPORT_LIST_INVALID', { message: error.message })
+      : error;
+  }
+  const bytes = (await stat(filePath)).size;
+  await queueListImport(db, options.queue, {
+    importId,
+    filePath,
+    fileName,
+    bytes,
+    createdBy: options.auth.userId,
+  });
+  await recordAudit(db, {
+    organisationId: options.auth.organisationId,
+    userId: options.auth.userId,
+    action: 'source.imported',
+    entity: 'source_import',
+    entityId: importId,
+    details: { type: 'passport', fileName, bytes },
+  });
+  return toSourceImport((await getSourceImport(db, importId))!);
+}
+
+/**
+ * The source-import job: runs the queued import of its version. Retried by the queue when it throws
+ * (a killed worker, a lost connection): the import starts again from its file. The last attempt's
+ * error fails the import, and its file is deleted.
+ */
+export async function runSourceImport(options: {
+  db: pg.Pool;
+  config: Pick<AppConfig, 'uploadMaxUnzippedBytes'>;
+  importId: string;
+  lastAttempt: boolean;
+  dropGraceMs?: number;
+  onPhase?: (phase: string) => Promise<void> | void;
+}): Promise<void> {
+  const job = await getImportJob(options.db, options.importId);
+  if (job?.status !== 'importing') {
+    return;
+  }
+  if (!job.file_path) {
+    await failImport(options.db, job.id, 'Файл импорта не найден: загрузите его заново');
+    return;
+  }
+  try {
+    await importPassportList({
+      db: options.db,
+      importId: job.id,
+      filePath: job.file_path,
+      fileName: job.file_name,
+      maxTextBytes: options.config.uploadMaxUnzippedBytes,
+      dropGraceMs: options.dropGraceMs,
+      onPhase: options.onPhase,
+    });
+  } catch (error) {
+    if (options.lastAttempt) {
+      await failImport(options.db, job.id, 'Импорт прерван ошибкой: загрузите файл заново');
+      await rm(job.file_path, { force: true });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,301 @@
+import { execFileSync } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { createSourceAdapter } from '../sources/source-registry.ts';
+import {
+  addItems,
+  importPassportList,
+  multipartFile,
+  passportListCsv,
+  runChecksNow,
+} from '../testing/checks-test-helpers.ts';
+import { runSourceImport } from './passport-list.service.ts';
+import { PASSPORT_LIST_NOTE } from './passport-source.ts';
+
+const { app, config } = await buildTestApp();
+
+let staff: TestUser;
+let analyst: TestUser;
+
+beforeAll(async () => {
+  staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
+  analyst = await createSignedInUser(app, { role: 'analyst' });
+});
+
+/** bzip2 of the text, by Debian's `bzip2` (package bzip2, in every base system). */
+const bzip2 = (text: string) => execFileSync('bzip2', ['-c'], { input: text, maxBuffer: 64 * 1024 * 1024 });
+
+const post = (fileName: string, content: string | Uint8Array) => {
+  const file = multipartFile(fileName, content);
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/sources/passport/imports',
+    payload: file.payload,
+    headers: { ...file.headers, ...bearer(staff.token) },
+  });
+};
+
+/** The passport source as a check or a run uses it, answering for one passport. */
+async function listed(passport: string): Promise<boolean> {
+  const adapter = createSourceAdapter('passport', { db: app.db, config });
+  const answer = await adapter.check({ kind: 'document', documentType: 'passport_rf', identifier: passport });
+  if (answer.status !== 'ok') {
+    throw new Error(answer.error);
+  }
+  return answer.findings.length > 0;
+}
+
+const activeImport = async () =>
+  (
+    await app.db.query<{ id: string; version: number }>(
+      `SELECT id, version FROM source_imports WHERE source_type = 'passport' AND status = 'active'`,
+    )
+  ).rows[0];
+
+const listTables = async () =>
+  (
+    await app.db.query<{ relname: string }>(
+      `SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'passport_list_%' ORDER BY 1`,
+    )
+  ).rows.map((row) => row.relname);
+
+const filesOnDisk = async () =>
+  readdir(path.join(config.dataDir, 'source-imports')).catch(() => [] as string[]);
+
+describe('the MVD passport list', () => {
+  it('imports the list as published (.csv.bz2) in the background: 202, then active, leading zeros kept, bad rows counted', async () => {
+    const text = [
+      'PASSP_SERIES,PASSP_NUMBER',
+      '0304,012345',
+      '0304,012345', // a repeat: one passport
+      '4501,000001',
+      '45AB,123456',
+      '',
+      '4501;000002',
+    ].join('\n');
+    const response = await post('list_of_expired_passports.csv.bz2', bzip2(text));
+    expect(response.statusCode, response.body).toBe(202);
+    const queued = response.json();
+    expect(queued).toMatchObject({
+      sourceType: 'passport',
+      status: 'importing',
+      progress: { phase: 'queued' },
+    });
+    // Until the job runs, the sources screen shows the import's progress.
+    const sources = await app.inject({ url: '/api/v1/monitoring/sources', headers: bearer(analyst.token) });
+    expect(sources.json().items.find((s: { type: string }) => s.type === 'passport').importing).toMatchObject(
+      {
+        version: queued.version,
+        phase: 'queued',
+      },
+    );
+
+    await runSourceImport({ db: app.db, config, importId: queued.id, lastAttempt: true });
+    const history = await app.inject({
+      url: '/api/v1/monitoring/sources/passport/imports',
+      headers: bearer(staff.token),
+    });
+    expect(history.json().items[0]).toMatchObject({
+      id: queued.id,
+      status: 'active',
+      recordsTotal: 2,
+      rowsRejected: 3,
+      progress: null,
+      errors: [
+        { row: 5, message: 'ожидаются серия (4 цифры), запятая и номер (6 цифр), в строке — «45AB,123456»' },
+        { row: 6, message: 'пустая строка' },
+        { row: 7, message: 'ожидаются серия (4 цифры), запятая и номер (6 цифр), в строке — «4501;000002»' },
+      ],
+    });
+    expect(await listed('0304012345')).toBe(true);
+    expect(await listed('3040123450')).toBe(false);
+    expect(await listed('0030401234')).toBe(false);
+    expect(await listed('4501000001')).toBe(true);
+    expect(await listed('4501000002')).toBe(false);
+    expect(await filesOnDisk()).toEqual([]);
+    expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
+  });
+
+  it('switches versions atomically: checks during an import read the old one, the old storage goes after', async () => {
+    await importPassportList(app, staff.token, passportListCsv(['1111000001']));
+    const before = await activeImport();
+    const file = multipartFile('list.csv', passportListCsv(['2222000002', '1111000009']));
+    const queued = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/monitoring/sources/passport/imports',
+        payload: file.payload,
+        headers: { ...file.headers, ...bearer(staff.token) },
+      })
+    ).json();
+    const seen: string[] = [];
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: queued.id,
+      lastAttempt: true,
+      async onPhase(phase) {
+        // Loaded and indexed, not yet switched: every check still reads the old version.
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => listed(i % 2 ? '1111000001' : '2222000002')),
+        );
+        seen.push(`${phase}:${answers.every((hit, i) => hit === (i % 2 === 1))}`);
+        expect((await activeImport())!.id).toBe(before!.id);
+      },
+    });
+    expect(seen).toEqual(['loaded:true', 'indexed:true']);
+    expect((await activeImport())!.id).toBe(queued.id);
+    expect(await listed('2222000002')).toBe(true);
+    expect(await listed('1111000001')).toBe(false);
+    // The old version's table is dropped; only the active one's stays.
+    expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
+  });
+
+  it('an interrupted import leaves the active version answering and runs again from its file', async () => {
+    await importPassportList(app, staff.token, passportListCsv(['3333000003']));
+    const before = await activeImport();
+    const queued = (await post('list.csv.bz2', bzip2(passportListCsv(['4444000004'])))).json();
+    await expect(
+      runSourceImport({
+        db: app.db,
+        config,
+        importId: queued.id,
+        lastAttempt: false,
+        onPhase(phase) {
+          if (phase === 'indexed') {
+            throw new Error('worker killed');
+          }
+        },
+      }),
+    ).rejects.toThrow('worker killed');
+    expect((await activeImport())!.id).toBe(before!.id);
+    expect(await listed('3333000003')).toBe(true);
+    expect(await listed('4444000004')).toBe(false);
+    expect(await filesOnDisk()).toEqual([queued.id]);
+
+    // The queue's retry: the same import, from the start, over what the killed one left.
+    await runSourceImport({ db: app.db, config, importId: queued.id, lastAttempt: true });
+    expect((await activeImport())!.id).toBe(queued.id);
+    expect(await listed('4444000004')).toBe(true);
+    expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
+    expect(await filesOnDisk()).toEqual([]);
+  });
+
+  it('refuses bad files with a Russian reason, the active version unchanged, nothing left on disk', async () => {
+    await importPassportList(app, staff.token, passportListCsv(['5555000005']));
+    const before = await activeImport();
+    const tables = await listTables();
+
+    const refusals = [
+      [
+        'list.csv.bz2',
+        Buffer.from('PASSP_SERIES,PASSP_NUMBER\n1234,567890\n'),
+        'Файл назван .bz2, но это не архив bzip2',
+      ],
+      [
+        'list.csv',
+        'vin;record_id\nXTA,1\n',
+        'первая строка должна быть «PASSP_SERIES,PASSP_NUMBER», в файле — «vin;record_id»',
+      ],
+      ['list.csv', '', 'Файл пуст'],
+      ['list.csv.bz2', bzip2(''), 'Файл пуст'],
+    ] as const;
+    for (const [name, content, reason] of refusals) {
+      const response = await post(name, content);
+      expect(response.statusCode, name).toBe(422);
+      expect(response.json().message).toContain(reason);
+    }
+
+    // Refused by the job, after the head was read: a truncated archive, a bomb, only a header.
+    // Random passports compress poorly: the archive spans several blocks, so its head reads well.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed;
+    };
+    const big = passportListCsv(
+      Array.from(
+        { length: 300_000 },
+        () => String(random() % 10_000).padStart(4, '0') + String(random() % 1_000_000).padStart(6, '0'),
+      ),
+    );
+    const whole = bzip2(big);
+    const cases = [
+      [
+        'truncated.csv.bz2',
+        whole.subarray(0, Math.floor(whole.length * 0.8)),
+        2 ** 31,
+        'Архив bzip2 повреждён или обрезан',
+      ],
+      ['bomb.csv.bz2', whole, 100_000, 'Распакованный файл больше'],
+      ['header.csv', 'PASSP_SERIES,PASSP_NUMBER\n', 2 ** 31, 'В файле только заголовок'],
+    ] as const;
+    for (const [name, content, maxBytes, reason] of cases) {
+      const response = await post(name, content);
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(202);
+      const id = response.json().id;
+      await runSourceImport({
+        db: app.db,
+        config: { uploadMaxUnzippedBytes: maxBytes },
+        importId: id,
+        lastAttempt: true,
+      });
+      const row = (
+        await app.db.query(`SELECT status, failure, file_path FROM source_imports WHERE id = $1`, [id])
+      ).rows[0];
+      expect(row, name).toMatchObject({ status: 'failed', file_path: null });
+      expect(row.failure, name).toContain(reason);
+    }
+    expect(await activeImport()).toEqual(before);
+    expect(await listed('5555000005')).toBe(true);
+    expect(await listTables()).toEqual(tables);
+    expect(await filesOnDisk()).toEqual([]);
+  });
+
+  it('raises «Паспорт в списке недействительных» and «…исключён…» from the difference, with the advice to verify', async () => {
+    const organisation = await createSignedInUser(app, { role: 'admin' });
+    const [stays, leaves, arrives, clean] = ['7700000001', '0700000002', '7700000003', '7700000004'];
+    await addItems(
+      app,
+      organisation.organisationId,
+      [stays, leaves, arrives, clean].map((identifier) => ({
+        kind: 'document',
+        documentType: 'passport_rf',
+        identifier,
+      })),
+    );
+    await importPassportList(app, staff.token, passportListCsv([stays, leaves]));
+    await runChecksNow(app, config, organisation.token);
+    await importPassportList(app, staff.token, bzip2(passportListCsv([stays, arrives])), 'list.csv.bz2');
+    await runChecksNow(app, config, organisation.token);
+
+    const events = (
+      await app.inject({
+        url: '/api/v1/monitoring/events/items?pageSize=50',
+        headers: bearer(organisation.token),
+      })
+    ).json().items as {
+      type: string;
+      typeLabel: string;
+      item: { identifier: string };
+      before: { note: string } | null;
+      after: { note: string; passport: string } | null;
+    }[];
+    const lines = events.map((e) => `${e.item.identifier} ${e.type} ${e.typeLabel}`).sort();
+    expect(lines).toEqual(
+      [
+        `${stays} passport_invalid Паспорт в списке недействительных`,
+        `${leaves} passport_invalid Паспорт в списке недействительных`,
+        `${arrives} passport_invalid Паспорт в списке недействительных`,
+        `${leaves} passport_invalid_removed Паспорт исключён из списка недействительных`,
+      ].sort(),
+    );
+    const arrived = events.find((e) => e.item.identifier === arrives)!;
+    expect(arrived.after).toMatchObject({ passport: '7700 000003', note: PASSPORT_LIST_NOTE });
+    expect(PASSPORT_LIST_NOTE).toContain('Проверьте паспорт');
+    expect(PASSPORT_LIST_NOTE).toContain('повод для проверки, а не решение');
+    expect(events.find((e) => e.type === 'passport_invalid_removed')!.before!.note).toBe(PASSPORT_LIST_NOTE);
+  });
+});
