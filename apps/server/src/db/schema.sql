@@ -628,12 +628,33 @@ CREATE TABLE source_imports (
   errors jsonb DEFAULT '[]'::jsonb NOT NULL,
   created_by uuid,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
-  activated_at timestamp with time zone
+  activated_at timestamp with time zone,
+  file_path text,
+  phase text,
+  bytes_read bigint DEFAULT 0 NOT NULL,
+  bytes_total bigint,
+  rows_read bigint DEFAULT 0 NOT NULL,
+  failure text,
+  storage_table text,
+  demo boolean DEFAULT false NOT NULL
 );
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE source_imports ADD CONSTRAINT source_imports_phase_check CHECK (phase = ANY (ARRAY['queued'::text, 'downloading'::text, 'loading'::text, 'indexing'::text, 'switching'::text]));
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_pkey PRIMARY KEY (id);
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_source_type_version_key UNIQUE (source_type, version);
 ALTER TABLE source_imports ADD CONSTRAINT source_imports_status_check CHECK (status = ANY (ARRAY['importing'::text, 'active'::text, 'superseded'::text, 'failed'::text]));
+
+CREATE TABLE source_list_fetches (
+  source_type text NOT NULL,
+  url text NOT NULL,
+  etag text,
+  last_modified text,
+  content_length bigint,
+  checked_at timestamp with time zone,
+  changed_at timestamp with time zone,
+  last_error text
+);
+ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_pkey PRIMARY KEY (source_type);
 
 CREATE TABLE source_rate_slots (
   source_type text NOT NULL,

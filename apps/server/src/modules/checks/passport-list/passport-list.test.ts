@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
 import { createSourceAdapter } from '../sources/source-registry.ts';
 import {
@@ -14,7 +15,10 @@ import {
 import { runSourceImport } from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
 
-const { app, config } = await buildTestApp();
+// A data directory of its own: the test asserts that no list file is left in it.
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-passport-list-'));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+const { app, config } = await buildTestApp({ config: { dataDir } });
 
 let staff: TestUser;
 let analyst: TestUser;
