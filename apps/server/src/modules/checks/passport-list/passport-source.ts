@@ -4,7 +4,7 @@ import type {
   ActiveImport,
   CheckItem,
   DatasetSourceDeps,
-  ItemAnswer,
+  SingleAnswer,
   SourceAdapter,
 } from '../sources/source-adapter.ts';
 import { listedAmong, listedBatchSql, passportListTable } from './passport-list.queries.ts';
@@ -45,7 +45,7 @@ export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter
     return active;
   };
 
-  async function checkBatch(items: CheckItem[]): Promise<ItemAnswer[]> {
+  async function checkBatch(items: CheckItem[]): Promise<SingleAnswer[]> {
     const keys = items.map((item) => item.identifier).filter((key) => PASSPORT_DIGITS.test(key));
     let listed: Set<string> | undefined;
     let demo = false;
