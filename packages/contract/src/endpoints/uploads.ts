@@ -93,7 +93,7 @@ export const uploadEndpoints = {
     method: 'POST',
     path: '/api/v1/monitoring/uploads/:id/cancel',
     tags: ['uploads'],
-    summary: 'Отменить проверенную, но не подтверждённую загрузку',
+    summary: 'Отменить загрузку до начала импорта (в очереди, при проверке или после неё)',
     params: uploadParams,
     response: uploadSchema,
     errors: [401, 403, 404, 409, 422],

@@ -25,6 +25,8 @@ import {
 
 /** Rows between two progress updates of the upload row. */
 export const PROGRESS_EVERY = 5000;
+/** Longest time between two looks at the upload's status while validating (a cancel stops the loop). */
+const CANCEL_CHECK_MS = 500;
 /** Work between two turns given back to the event loop (ms), so a big file never stalls other requests. */
 const VALIDATION_SLICE_MS = 2;
 /** Blank lines before the header a file may have (a file of blank lines is not read to its end). */
@@ -51,6 +53,9 @@ export const VALIDATE_QUARANTINED_MESSAGE =
 export const IMPORT_QUARANTINED_MESSAGE =
   'Строки не удалось добавить в портфель: импорт дважды прервал работу сервера, и больше он не повторяется. ' +
   'Ни одна строка не добавлена — загрузите файл ещё раз';
+
+/** The upload left «validating» under the loop (cancelled): stop, keep nothing. */
+class ValidationStopped extends Error {}
 
 export interface PipelineContext {
   db: pg.Pool;
@@ -209,7 +214,16 @@ export async function validateUpload(
   // A retried attempt starts over: whatever the last one staged is dropped.
   await deleteStagedRows(db, handler.stagingTable, uploadId);
   await deleteUploadErrors(db, uploadId);
-  await updateUpload(db, uploadId, { status: 'validating', rows_processed: 0 }, { details: { percent: 0 } });
+  const begun = await updateUpload(
+    db,
+    uploadId,
+    { status: 'validating', rows_processed: 0 },
+    { details: { percent: 0 }, fromStatuses: ['received', 'validating'] },
+  );
+  if (!begun) {
+    // Cancelled since it was read.
+    return;
+  }
 
   let source: RowSource | null = null;
   let staging: CopyWriter | null = null;
@@ -233,6 +247,22 @@ export async function validateUpload(
     let rejected = 0;
     let staged = 0;
     const slicer = timeSlicer(VALIDATION_SLICE_MS);
+    let reportedAt = performance.now();
+    // Progress is written only while the upload is still validating: a cancel (or anything else
+    // that moved it) stops the loop within a progress step.
+    const report = async () => {
+      reportedAt = performance.now();
+      const percent = Math.min(99, Math.floor((source!.bytesRead() / Math.max(1, source!.totalBytes)) * 100));
+      const still = await updateUpload(
+        db,
+        uploadId,
+        { rows_processed: total },
+        { details: { percent }, fromStatuses: ['validating'] },
+      );
+      if (!still) {
+        throw new ValidationStopped();
+      }
+    };
     for await (const row of rows) {
       await slicer.pause();
       if (isBlank(row.values)) {
@@ -267,9 +297,8 @@ export async function validateUpload(
       if (full) {
         await full;
       }
-      if (total % PROGRESS_EVERY === 0) {
-        const percent = Math.min(99, Math.floor((source.bytesRead() / Math.max(1, source.totalBytes)) * 100));
-        await updateUpload(db, uploadId, { rows_processed: total }, { details: { percent } });
+      if (total % PROGRESS_EVERY === 0 || performance.now() - reportedAt > CANCEL_CHECK_MS) {
+        await report();
       }
     }
     await staging.finish();
@@ -315,10 +344,20 @@ export async function validateUpload(
       if (moved && upload.auto_confirm) {
         await options.onValidated?.(tx, upload);
       }
+      if (!moved) {
+        throw new ValidationStopped();
+      }
     });
   } catch (error) {
     staging?.abort();
     errors?.abort();
+    if (error instanceof ValidationStopped) {
+      // Cancelled while validating: nothing of this attempt is kept.
+      await deleteStagedRows(db, handler.stagingTable, uploadId);
+      await deleteUploadErrors(db, uploadId);
+      await removeFile(context, uploadId);
+      return;
+    }
     if (isUploadFileError(error)) {
       await deleteUploadErrors(db, uploadId);
       await failUpload(context, upload, error.message);

@@ -267,6 +267,9 @@ export async function confirmUpload(options: {
   });
 }
 
+/** Where a cancel is accepted: every state before the import. */
+const CANCELLABLE_STATUSES: UploadStatus[] = ['received', 'validating', 'validated'];
+
 export async function cancelUpload(options: {
   db: pg.Pool;
   config: UploadConfig;
@@ -274,15 +277,16 @@ export async function cancelUpload(options: {
   uploadId: string;
 }): Promise<Upload> {
   const upload = await requireUpload(options.db, options.auth, options.uploadId);
+  // Any state before the import: a validation under way notices it and stops (validateUpload).
   const moved = await updateUpload(
     options.db,
     upload.id,
     { status: 'cancelled' },
-    { fromStatuses: ['validated'], finished: true },
+    { fromStatuses: CANCELLABLE_STATUSES, finished: true },
   );
   if (!moved) {
     throw new AppError('UPLOAD_WRONG_STATUS', {
-      message: `Отменить можно только проверенную, но не подтверждённую загрузку; сейчас: «${UPLOAD_STATUS_LABELS[upload.status]}»`,
+      message: `Отменить можно только загрузку, строки которой ещё не добавляются в портфель; сейчас: «${UPLOAD_STATUS_LABELS[upload.status]}»`,
     });
   }
   await discardUploadWork({ db: options.db, config: options.config }, upload);

@@ -572,6 +572,53 @@ describe('upload lifecycle', () => {
     expect((await post(`/api/v1/monitoring/uploads/${id}/cancel`, user)).statusCode).toBe(409);
   });
 
+  it('cancels an upload while it is checked: the validation stops at once and keeps nothing; also before it starts', async () => {
+    const user = await createSignedInUser(app);
+    const vins = Array.from({ length: 50_000 }, () => makeVin('XWB'));
+    const id = (await upload(user, 'big.csv', `VIN\n${vins.join('\n')}\n`)).json().id as string;
+    const validation = run(validateUploadJob, id);
+    const state = async () =>
+      (
+        await app.db.query<{ status: string; rows_processed: number }>(
+          'SELECT status, rows_processed FROM uploads WHERE id = $1',
+          [id],
+        )
+      ).rows[0]!;
+    await expect
+      .poll(
+        async () => {
+          const row = await state();
+          return row.status === 'validating' && row.rows_processed > 0;
+        },
+        { timeout: 30_000, interval: 20 },
+      )
+      .toBe(true);
+    const cancelled = await post(`/api/v1/monitoring/uploads/${id}/cancel`, user);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', statusLabel: 'Отменён' });
+    const t0 = performance.now();
+    await validation;
+    // The loop looks at the status at least every half second.
+    expect(performance.now() - t0).toBeLessThan(1500);
+    const row = await state();
+    expect(row.status).toBe('cancelled');
+    expect(row.rows_processed).toBeLessThan(vins.length);
+    const kept = await app.db.query<{ staged: number; errors: number; items: number }>(
+      `SELECT (SELECT count(*)::int FROM upload_item_rows WHERE upload_id = $1) AS staged,
+              (SELECT count(*)::int FROM upload_errors WHERE upload_id = $1) AS errors,
+              (SELECT count(*)::int FROM monitoring_items WHERE organisation_id = $2) AS items`,
+      [id, user.organisationId],
+    );
+    expect(kept.rows[0]).toEqual({ staged: 0, errors: 0, items: 0 });
+    expect((await detail(id, user)).status).toBe('cancelled');
+
+    // Cancelled while still queued: the job, when it comes, leaves it cancelled.
+    const queued = (await upload(user, 'q.csv', `VIN\n${makeVin()}\n`)).json().id as string;
+    expect((await post(`/api/v1/monitoring/uploads/${queued}/cancel`, user)).json().status).toBe('cancelled');
+    await run(validateUploadJob, queued);
+    expect((await detail(queued, user)).status).toBe('cancelled');
+  });
+
   it('imports right after validation with autoConfirm=true and pages the history newest first', async () => {
     const user = await createSignedInUser(app);
     const ids: string[] = [];

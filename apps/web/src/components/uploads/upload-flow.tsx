@@ -337,15 +337,23 @@ function UploadStep(props: UploadStepProps) {
 
   if (status === 'received' || status === 'validating') {
     const percent = progress.percent === null ? null : Math.round(progress.percent);
+    // Cancellable until the import starts: the check stops within a moment.
     return (
-      <ProgressLine
-        label={t.validating}
-        value={t.progress ? percent : null}
-        caption={
-          t.progress &&
-          (percent === null ? t.progress.waiting : t.progress.validating(progress.rowsProcessed, percent))
-        }
-      />
+      <Stack spacing={2}>
+        <ProgressLine
+          label={t.validating}
+          value={t.progress ? percent : null}
+          caption={
+            t.progress &&
+            (percent === null ? t.progress.waiting : t.progress.validating(progress.rowsProcessed, percent))
+          }
+        />
+        <Box>
+          <Button color="error" onClick={onCancel} loading={cancelling}>
+            {t.cancel}
+          </Button>
+        </Box>
+      </Stack>
     );
   }
 
