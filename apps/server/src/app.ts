@@ -151,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     timings: options.jobTimings,
   });
   await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl, authenticateToken });
-  await app.register(swaggerPlugin);
+  await app.register(swaggerPlugin, { appUrl: config.appUrl });
 
   const build = readBuildId(config.webDist);
   // The commit stays in the log; the unauthenticated build check only needs something that changes.

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '@pledgewatch/contract';
+import { type EndpointDefinition, operationIdOf } from '@pledgewatch/contract';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -64,6 +64,7 @@ export function route<E extends EndpointDefinition>(
     url: pathBelowPrefix(app.prefix, endpoint.path),
     ...options,
     schema: {
+      operationId: operationIdOf(endpoint),
       tags: [...endpoint.tags],
       summary: endpoint.summary,
       ...(endpoint.public ? { security: [] } : {}),

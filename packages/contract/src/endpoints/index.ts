@@ -39,3 +39,23 @@ export const endpointCatalogue = {
 
 export const allEndpoints = (): EndpointDefinition[] =>
   Object.values(endpointCatalogue).flatMap((domain) => Object.values(domain) as EndpointDefinition[]);
+
+const operationIds = new Map<EndpointDefinition, string>();
+for (const [domain, endpoints] of Object.entries(endpointCatalogue)) {
+  for (const [name, endpoint] of Object.entries(endpoints) as [string, EndpointDefinition][]) {
+    operationIds.set(endpoint, `${domain}${name[0]!.toUpperCase()}${name.slice(1)}`);
+  }
+}
+
+/**
+ * The OpenAPI `operationId` of an endpoint: its domain and its name in the catalogue
+ * (`monitoringItems`, `pledgesCreatePackage`), stable as long as the contract's names are, so a
+ * client generated from the document keeps its method names.
+ */
+export function operationIdOf(endpoint: EndpointDefinition): string {
+  const id = operationIds.get(endpoint);
+  if (!id) {
+    throw new Error(`Endpoint ${endpoint.method} ${endpoint.path} is not in the catalogue`);
+  }
+  return id;
+}
