@@ -172,6 +172,26 @@ export const sourceSchema = z.object({
     .extend(sourceImportProgressSchema.shape)
     .nullable()
     .describe('Версия, которая сейчас загружается, и ход её загрузки'),
+  provider: z.string().nullable().describe('Поставщик (SOURCE_<TYPE>_PROVIDER); null — набор данных'),
+  rateLimit: z.number().nullable().describe('Запросов в секунду, все процессы вместе (remote)'),
+  requestsToday: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Запросов к поставщику за сегодня, московский день (remote)'),
+  dailyLimit: z.number().int().nullable().describe('Дневной лимит запросов; null — без лимита'),
+  coverage: z
+    .number()
+    .nullable()
+    .describe('Доля активных объектов организации с ответом источника моложе срока хранения, 0…1 (remote)'),
+  itemsWaiting: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Активных объектов организации без свежего ответа источника: ждут запроса (remote)'),
+  pricePerRequest: z.number().nullable().optional().describe('Цена запроса, ₽ (только администраторам)'),
+  spendToday: z.number().nullable().optional().describe('Расход за сегодня, ₽ (только администраторам)'),
+  spendMonth: z.number().nullable().optional().describe('Расход за месяц, ₽ (только администраторам)'),
 });
 export type Source = z.infer<typeof sourceSchema>;
 export const sourcesResponseSchema = z.object({ items: z.array(sourceSchema) });

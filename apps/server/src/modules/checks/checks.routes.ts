@@ -37,8 +37,8 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
 
   // ─── Sources ───────────────────────────────────────────────────────────────────────────────
 
-  route(fastify, endpoints.sources, { onRequest: fastify.authenticate }, async () =>
-    listSources({ db: fastify.db, config }),
+  route(fastify, endpoints.sources, { onRequest: fastify.authenticate }, async (request) =>
+    listSources({ db: fastify.db, config, auth: requireAuth(request) }),
   );
 
   /** The multipart request's `file` part, or a Russian refusal. */

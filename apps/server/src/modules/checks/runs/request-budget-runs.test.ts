@@ -178,3 +178,91 @@ describe('a batch with nothing to ask a source', () => {
     expect(await deliveries()).toEqual(['failure', 'recovered']);
   });
 });
+
+describe('pay once per TTL, and the sources screen', () => {
+  const requestsToday = async () =>
+    (
+      await app.db.query<{ n: number }>(
+        `SELECT coalesce(sum(requests), 0)::int AS n FROM source_request_days WHERE source_type = 'wanted'`,
+      )
+    ).rows[0]!.n;
+  const wantedOf = async (token: string) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/monitoring/sources',
+      headers: bearer(token),
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().items.find((source: { type: string }) => source.type === 'wanted');
+  };
+
+  it('two banks watching one VIN pay one request; a one-time check within the TTL costs nothing, «из кэша»', async () => {
+    await app.db.query('DELETE FROM source_request_days');
+    down = false;
+    const vin = randomVin('XTW');
+    const first = await createSignedInUser(app, { role: 'admin' });
+    const second = await createSignedInUser(app, { role: 'admin' });
+    await addItems(app, first.organisationId, [{ kind: 'vin', identifier: vin }]);
+    await addItems(app, second.organisationId, [{ kind: 'vin', identifier: vin }]);
+    asked.length = 0;
+    await runChecksNow(app, config, first.token);
+    await runChecksNow(app, config, second.token);
+    expect(asked).toEqual([vin]);
+    expect(await requestsToday()).toBe(1);
+
+    const oneTime = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitoring/one-time-check',
+      headers: bearer(second.token),
+      payload: { vin },
+    });
+    expect(oneTime.statusCode).toBe(200);
+    expect(oneTime.json().sources.find((source: { type: string }) => source.type === 'wanted')).toMatchObject(
+      { status: 'ok', fromCache: true },
+    );
+    expect(asked).toEqual([vin]);
+    expect(await requestsToday()).toBe(1);
+  });
+
+  it('shows provider, requests today and the limit, coverage and waiting items; money to admins only', async () => {
+    await app.db.query('DELETE FROM source_request_days');
+    down = false;
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const analyst = await createSignedInUser(app, { role: 'analyst', organisationId: admin.organisationId });
+    const vins = Array.from({ length: 5 }, () => randomVin('XTW'));
+    await addItems(
+      app,
+      admin.organisationId,
+      vins.map((identifier) => ({ kind: 'vin' as const, identifier })),
+    );
+    await runChecksNow(app, config, admin.token);
+
+    const forAdmin = await wantedOf(admin.token);
+    expect(forAdmin).toMatchObject({
+      provider: 'json-service',
+      requestsToday: 4,
+      dailyLimit: 4,
+      rateLimit: 1000,
+      coverage: 0.8,
+      itemsWaiting: 1,
+      pricePerRequest: 1.5,
+      spendToday: 6,
+      spendMonth: 6,
+    });
+    const forAnalyst = await wantedOf(analyst.token);
+    expect(forAnalyst).toMatchObject({ requestsToday: 4, dailyLimit: 4, coverage: 0.8, itemsWaiting: 1 });
+    // Absent, not zero: the server never sends money to an analyst.
+    expect(forAnalyst).not.toHaveProperty('spendToday');
+    expect(forAnalyst).not.toHaveProperty('spendMonth');
+    expect(forAnalyst).not.toHaveProperty('pricePerRequest');
+    // A dataset source has no budget.
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/monitoring/sources',
+      headers: bearer(admin.token),
+    });
+    expect(response.json().items.find((source: { type: string }) => source.type === 'pledges')).toMatchObject(
+      { provider: null, requestsToday: null, coverage: null, spendToday: null },
+    );
+  });
+});

@@ -331,3 +331,28 @@ export async function deleteCachedAnswers(db: Queryable, types: SourceType[]): P
   const { rowCount } = await db.query('DELETE FROM source_cache WHERE source_type = ANY($1)', [types]);
   return rowCount ?? 0;
 }
+
+/**
+ * Of the organisation's active items a source answers for: how many have an answer younger than
+ * the source's TTL in the shared cache (covered), and how many in all. The rest wait for a request.
+ */
+export async function countCoverage(
+  db: Queryable,
+  input: {
+    organisationId: string;
+    type: SourceType;
+    kinds: readonly string[];
+    documentTypes: readonly string[] | null;
+  },
+): Promise<{ covered: number; total: number }> {
+  const { rows } = await db.query<{ covered: number; total: number }>(
+    `SELECT count(*) FILTER (WHERE c.expires_at > now())::int AS covered, count(*)::int AS total
+       FROM monitoring_items i
+       LEFT JOIN source_cache c
+         ON c.source_type = $2 AND c.document_type = coalesce(i.document_type, '') AND c.identifier = i.identifier
+      WHERE i.organisation_id = $1 AND i.status = 'active' AND i.kind = ANY($3)
+        AND (i.kind = 'vin' OR $4::text[] IS NULL OR i.document_type = ANY($4))`,
+    [input.organisationId, input.type, input.kinds, input.documentTypes],
+  );
+  return rows[0]!;
+}

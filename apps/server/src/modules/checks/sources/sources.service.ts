@@ -8,7 +8,7 @@ import {
   type SourceType,
 } from '@pledgewatch/contract';
 import type pg from 'pg';
-import type { AppConfig } from '../../../config/env.ts';
+import type { AppConfig, RemoteSourceConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
@@ -22,8 +22,10 @@ import {
   readDatasetCsv,
 } from './dataset-layouts.ts';
 import { DEFAULT_CACHE_TTL } from './remote-source.ts';
+import { listRequestTotals, type RequestDayRow } from './request-budget.ts';
 import {
   activateSourceImport,
+  countCoverage,
   type DatasetRecord,
   deleteCachedAnswers,
   deleteInactiveRecords,
@@ -211,15 +213,40 @@ export async function findSourceImports(options: {
   return { items: items.map(toSourceImport), total };
 }
 
+/**
+ * The sources with their health; with `auth`, also the caller's organisation's coverage and waiting
+ * items, and money (price, spend today and this month) for admins only: the fields are absent for
+ * the other roles, not zero.
+ */
 export async function listSources(options: {
   db: pg.Pool;
   config: Pick<AppConfig, 'remoteSources'>;
+  auth?: AuthContext;
 }): Promise<{ items: Source[] }> {
-  const [datasets, answers, running] = await Promise.all([
+  const { auth } = options;
+  const remoteTypes = SOURCE_TYPE_CODES.filter((type) => options.config.remoteSources[type]);
+  const [datasets, answers, running, totals, coverage] = await Promise.all([
     listDatasetStats(options.db),
     listAnswerStats(options.db),
     listRunningImports(options.db),
+    listRequestTotals(options.db),
+    Promise.all(
+      remoteTypes.map(async (type) => {
+        const counts = auth
+          ? await countCoverage(options.db, {
+              organisationId: auth.organisationId,
+              type,
+              kinds: SOURCE_TYPES[type].itemKinds,
+              documentTypes: SOURCE_TYPES[type].documentTypes ?? null,
+            })
+          : null;
+        return [type, counts] as const;
+      }),
+    ),
   ]);
+  const totalsOf = new Map(totals.map((row) => [row.source_type, row]));
+  const coverageOf = new Map(coverage);
+  const seesMoney = auth?.role === 'admin';
   const datasetOf = new Map(datasets.map((row) => [row.source_type, row]));
   const runningOf = new Map(running.map((row) => [row.source_type, row]));
   const answersOf = new Map(answers.map((row) => [row.source_type, row]));
@@ -249,6 +276,7 @@ export async function listSources(options: {
         lastFailureAt: stats?.last_failure_at?.toISOString() ?? null,
         lastError: stats?.last_error ?? null,
         importing: importingOf(runningOf.get(type)),
+        ...budgetOf(remote, totalsOf.get(type), coverageOf.get(type) ?? null, seesMoney),
       };
     }),
   };
@@ -257,6 +285,42 @@ export async function listSources(options: {
 function importingOf(row: SourceImportRow | undefined): Source['importing'] {
   const progress = row && importProgress(row);
   return progress ? { version: row.version, ...progress } : null;
+}
+
+/** A remote source's budget and coverage as the sources screen shows them (nulls for a dataset). */
+function budgetOf(
+  remote: RemoteSourceConfig | undefined,
+  totals: RequestDayRow | undefined,
+  coverage: { covered: number; total: number } | null,
+  seesMoney: boolean,
+): Pick<
+  Source,
+  | 'provider'
+  | 'rateLimit'
+  | 'requestsToday'
+  | 'dailyLimit'
+  | 'coverage'
+  | 'itemsWaiting'
+  | 'pricePerRequest'
+  | 'spendToday'
+  | 'spendMonth'
+> {
+  const money = seesMoney
+    ? {
+        pricePerRequest: remote ? remote.price : null,
+        spendToday: remote || totals ? Number(totals?.spend_today ?? 0) : null,
+        spendMonth: remote || totals ? Number(totals?.spend_month ?? 0) : null,
+      }
+    : {};
+  return {
+    provider: remote?.provider ?? null,
+    rateLimit: remote?.rateLimit ?? null,
+    requestsToday: remote ? (totals?.requests_today ?? 0) : null,
+    dailyLimit: remote?.dailyLimit ?? null,
+    coverage: coverage ? Math.round((coverage.covered / Math.max(1, coverage.total)) * 1000) / 1000 : null,
+    itemsWaiting: coverage ? coverage.total - coverage.covered : null,
+    ...money,
+  };
 }
 
 /** Drops the cached answers of one remote source type, or of all of them. */
