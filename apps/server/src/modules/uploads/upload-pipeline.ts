@@ -247,11 +247,11 @@ export async function validateUpload(
     let rejected = 0;
     let staged = 0;
     const slicer = timeSlicer(VALIDATION_SLICE_MS);
-    let reportedAt = performance.now();
-    // Progress is written only while the upload is still validating: a cancel (or anything else
-    // that moved it) stops the loop within a progress step.
+    let lookedAt = performance.now();
+    // Progress is written only while the upload is still validating, and the status is looked at
+    // between two progress steps too: a cancel stops the loop within CANCEL_CHECK_MS.
     const report = async () => {
-      reportedAt = performance.now();
+      lookedAt = performance.now();
       const percent = Math.min(99, Math.floor((source!.bytesRead() / Math.max(1, source!.totalBytes)) * 100));
       const still = await updateUpload(
         db,
@@ -260,6 +260,12 @@ export async function validateUpload(
         { details: { percent }, fromStatuses: ['validating'] },
       );
       if (!still) {
+        throw new ValidationStopped();
+      }
+    };
+    const lookAtStatus = async () => {
+      lookedAt = performance.now();
+      if ((await getUpload(db, uploadId))?.status !== 'validating') {
         throw new ValidationStopped();
       }
     };
@@ -297,8 +303,10 @@ export async function validateUpload(
       if (full) {
         await full;
       }
-      if (total % PROGRESS_EVERY === 0 || performance.now() - reportedAt > CANCEL_CHECK_MS) {
+      if (total % PROGRESS_EVERY === 0) {
         await report();
+      } else if (performance.now() - lookedAt > CANCEL_CHECK_MS) {
+        await lookAtStatus();
       }
     }
     await staging.finish();
