@@ -100,3 +100,31 @@ describe('maker-checker by correction (issue 27, finding 2)', () => {
     expect(approved.statusCode, approved.body).toBe(200);
   });
 });
+
+describe('an exclusion archives only what the pledge brought (issue 23, item 7)', () => {
+  it('keeps a VIN and a document the user had put on monitoring by form, archives what the pledge added', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const [ownVin, pledgeVin] = [makeVin(), makeVin()];
+    const byForm = await send('POST', '/api/v1/monitoring/regular-check/form-vin', admin, {
+      rows: [{ vin: ownVin }],
+    });
+    expect(byForm.statusCode, byForm.body).toBeLessThan(300);
+    const body = creationBody([ownVin, pledgeVin], { registrationNumber: null });
+    const created = await send('POST', '/api/v1/pledges/events', admin, body);
+    expect(created.statusCode, created.body).toBe(201);
+    const excluded = await send('POST', '/api/v1/pledges/events', admin, {
+      ...body,
+      kind: 'exclusion',
+      notificationDate: '2025-06-01',
+    });
+    expect(excluded.statusCode, excluded.body).toBe(201);
+    const { rows } = await app.db.query<{ identifier: string; status: string; origin: string }>(
+      `SELECT identifier, status, origin FROM monitoring_items WHERE organisation_id = $1 AND kind = 'vin'`,
+      [admin.organisationId],
+    );
+    const byId = Object.fromEntries(rows.map((r) => [r.identifier, r]));
+    expect(byId[ownVin]).toMatchObject({ status: 'active', origin: 'form' });
+    expect(byId[pledgeVin]).toMatchObject({ status: 'archived', origin: 'pledge' });
+    expect(excluded.json().monitoring.archived).toBe(2); // the pledge's VIN and the pledgor's document
+  });
+});

@@ -405,8 +405,10 @@ export async function savePledgeState(
 }
 
 /**
- * Archives the organisation's items for these VINs and documents, unless another live pledge of
- * the organisation still holds them. Returns how many items went to the archive.
+ * Archives the organisation's items for these VINs and documents that a pledge put on monitoring
+ * (origin `pledge`), unless another live pledge of the organisation still holds them. An item the
+ * user put on monitoring by form or file before the pledge keeps its origin and stays: an exclusion
+ * takes away only what the pledge brought. Returns how many items went to the archive.
  */
 export async function archiveUnpledgedItems(
   db: Queryable,
@@ -419,7 +421,7 @@ export async function archiveUnpledgedItems(
   }
   const { rowCount } = await db.query(
     `UPDATE monitoring_items m SET status = 'archived', archived_at = now(), updated_at = now()
-      WHERE m.organisation_id = $1 AND m.status <> 'archived'
+      WHERE m.organisation_id = $1 AND m.status <> 'archived' AND m.origin = 'pledge'
         AND (
           (m.kind = 'vin' AND m.identifier = ANY($2::text[]) AND NOT EXISTS (
              SELECT 1 FROM pledge_vehicles v JOIN pledges p ON p.id = v.pledge_id
