@@ -3,9 +3,9 @@ import { expect, test } from '@playwright/test';
 import { typeDate } from '../support/date-field.ts';
 import { newVin } from '../support/identifiers.ts';
 import { PLEDGE_FILE_HEADER } from '../support/pledges.ts';
-import { DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
+import { apiCall, apiToken, DEMO_ADMIN, DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
 
-test('pledge registry: a pledge by hand, a file with a bad row, one package approved by a second person, sent and exported', async ({
+test('pledge registry: a pledge by hand and a file, packaged; an admin approves, exports the registry XML, marks it sent and uploads the answer; the numbers show; the rejected notification is corrected (the pledgor’s passport) and packaged again', async ({
   page,
   browser,
 }) => {
@@ -37,6 +37,8 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
   await form.getByRole('textbox', { name: 'Номер договора' }).fill(`ДЗ-${surname}`);
   await typeDate(form, 'Дата договора', '2025-03-01');
   await form.getByRole('textbox', { name: 'VIN · ТС 1' }).fill(handVin.toLowerCase());
+  // The registry requires a description of every vehicle (the XML's Description).
+  await form.getByRole('textbox', { name: 'Описание (марка, модель)' }).fill('Kia Rio, 2020 г.в.');
   await form.getByRole('button', { name: 'Внести в реестр' }).click();
   await expect(page.getByTestId('pledge-event-saved')).toContainText(
     'Уведомление «Возникновение» внесено в реестр',
@@ -118,27 +120,73 @@ test('pledge registry: a pledge by hand, a file with a bad row, one package appr
     .getByRole('button', { name: 'Одобрить' })
     .click();
   await expect(adminCard.getByTestId('package-status')).toHaveText('Готов к отправке');
-  await adminContext.close();
 
-  await page.reload();
-  await card.getByRole('button', { name: 'Отметить отправку' }).click();
-  await page
+  // 6. The admin exports the registry's XML: a ZIP with one <NotificationId>.xml per notification.
+  const token = await apiToken(DEMO_ADMIN);
+  const packageId = await adminCard.getAttribute('data-package-id');
+  const listed = await apiCall<{
+    items: { id: string; notificationId: string; vehicles: { vin: string }[] }[];
+  }>(token, 'GET', `/api/v1/pledges/events?packageId=${packageId}`);
+  expect(listed.items).toHaveLength(2);
+  const downloadPromise = adminPage.waitForEvent('download');
+  await adminCard.getByRole('button', { name: 'Файлы для реестра (XML)' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^пакет-\d+-реестр\.zip$/);
+  const zip = await readFile((await download.path())!);
+  // The ZIP's directory keeps the file names uncompressed.
+  for (const event of listed.items) {
+    expect(zip.toString('latin1')).toContain(`${event.notificationId}.xml`);
+  }
+
+  // 7. Marked sent, then the registry's answer: a certificate for the file's notification, a
+  // rejection of the hand-entered one (the pledgor's passport).
+  await adminCard.getByRole('button', { name: 'Отметить отправку' }).click();
+  await adminPage
     .getByRole('dialog', { name: 'Отметить отправку пакета?' })
     .getByRole('button', { name: 'Отметить отправку' })
     .click();
-  await expect(card.getByTestId('package-status')).toHaveText('Отправлен');
-  await expect(card).toContainText('одобрил Анна Администраторова');
+  await expect(adminCard.getByTestId('package-status')).toHaveText('Отправлен');
+  const fileEvent = listed.items.find((e) => e.vehicles.some((v) => v.vin === fileVins[0]))!;
+  const handEvent = listed.items.find((e) => e.vehicles.some((v) => v.vin === handVin))!;
+  const number = `2025-012-${String(Date.now()).slice(-6)}-634`;
+  const answer = `<?xml version="1.0" encoding="UTF-8"?>
+<Results xmlns:r="http://fciit.ru/eisn/ruzdi/types/2.3">
+  <r:RegistrationCertificate version="2.3">
+    <r:RegistrationCertificateId>${crypto.randomUUID()}</r:RegistrationCertificateId>
+    <r:NotificationId>${fileEvent.notificationId}</r:NotificationId>
+    <r:RegistrationCertificateData>
+      <r:NotificationReferenceNumber>${number}</r:NotificationReferenceNumber>
+      <r:RegistrationTime>2025-11-24T11:04:56</r:RegistrationTime>
+    </r:RegistrationCertificateData>
+  </r:RegistrationCertificate>
+  <r:RegistrationRejectMessage version="2.3">
+    <r:RegistrationRejectId>${crypto.randomUUID()}</r:RegistrationRejectId>
+    <r:NotificationId>${handEvent.notificationId}</r:NotificationId>
+    <r:RejectReason>Неверные серия и номер паспорта залогодателя</r:RejectReason>
+  </r:RegistrationRejectMessage>
+</Results>`;
+  await adminCard
+    .getByTestId('registry-results-input')
+    .setInputFiles({ name: 'ответ-реестра.xml', mimeType: 'application/xml', buffer: Buffer.from(answer) });
+  await expect(adminCard).toContainText('с номерами: 1 из 2');
+  await expect(adminCard.getByTestId('package-status')).toHaveText('Отправлен');
+  await adminContext.close();
 
-  // 6. Export: the JSON to submit, with both notifications.
-  const downloadPromise = page.waitForEvent('download');
-  await card.getByRole('link', { name: 'Выгрузка JSON' }).click();
-  const download = await downloadPromise;
-  expect(download.suggestedFilename()).toMatch(/^пакет-\d+\.json$/);
-  const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
-  expect(exported.package.status).toBe('sent');
-  expect(exported.notifications).toHaveLength(2);
-  const vins = exported.notifications.flatMap((n: { property: { vin: string }[] }) =>
-    n.property.map((p) => p.vin),
-  );
-  expect(vins.sort()).toEqual([handVin, ...fileVins].sort());
+  // 8. The registry shows the number; the rejected notification is corrected and packaged again.
+  await page.getByRole('tab', { name: 'События', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Залогодатель' }).fill(surname);
+  await expect(fileRow).toContainText(number);
+  await expect(handRow).toContainText('Отказ реестра');
+  await expect(handRow.getByTestId('rejection-reason')).toContainText('Неверные серия и номер паспорта');
+  await handRow.click();
+  await page.getByRole('button', { name: 'Исправить' }).click();
+  const correction = page.getByRole('dialog', { name: 'Исправить уведомление' });
+  await correction.getByRole('textbox', { name: 'Залогодатель: серия и номер' }).fill('4510 654322');
+  await correction.getByRole('button', { name: 'Сохранить исправление' }).click();
+  await expect(correction).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(handRow).toContainText('Не в пакете');
+  await handRow.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Создать пакет' }).click();
+  await expect(handRow).toContainText('Черновик');
 });

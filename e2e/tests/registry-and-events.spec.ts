@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { endpointPath, pledgeEndpoints } from '@pledgewatch/contract';
+import { typeDate } from '../support/date-field.ts';
 import { DESKTOP, DOCS_SCREENSHOTS, PHONE, saveDocScreenshot } from '../support/doc-screenshots.ts';
 import { ensureEvents } from '../support/events.ts';
 import { enterPledgeEvent } from '../support/pledges.ts';
@@ -97,7 +98,7 @@ test('a package move asks first (cancel changes nothing); the registry rejects, 
   await expect(page.getByTestId('rejection-alert')).toContainText('Неверная дата договора');
   await page.getByRole('button', { name: 'Исправить' }).click();
   const correction = page.getByRole('dialog', { name: 'Исправить уведомление' });
-  await correction.getByLabel('Договор: дата').fill('2025-02-28');
+  await typeDate(correction, 'Договор: дата', '2025-02-28');
   await correction.getByRole('button', { name: 'Сохранить исправление' }).click();
   await expect(correction).toBeHidden();
   await expect(page.getByText('Отказы реестра')).toBeVisible();

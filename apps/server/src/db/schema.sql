@@ -53,6 +53,16 @@ ALTER TABLE check_run_batches ADD CONSTRAINT check_run_batches_pkey PRIMARY KEY 
 ALTER TABLE check_run_batches ADD CONSTRAINT check_run_batches_run_id_fkey FOREIGN KEY (run_id) REFERENCES check_runs(id) ON DELETE CASCADE;
 ALTER TABLE check_run_batches ADD CONSTRAINT check_run_batches_status_check CHECK (status = ANY (ARRAY['queued'::text, 'done'::text, 'failed'::text]));
 
+CREATE TABLE check_run_source_cutoffs (
+  run_id uuid NOT NULL,
+  source_type text NOT NULL,
+  answered_at timestamp with time zone NOT NULL,
+  identifier text NOT NULL,
+  document_type text NOT NULL
+);
+ALTER TABLE check_run_source_cutoffs ADD CONSTRAINT check_run_source_cutoffs_pkey PRIMARY KEY (run_id, source_type);
+ALTER TABLE check_run_source_cutoffs ADD CONSTRAINT check_run_source_cutoffs_run_id_fkey FOREIGN KEY (run_id) REFERENCES check_runs(id) ON DELETE CASCADE;
+
 CREATE TABLE check_runs (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
   organisation_id uuid NOT NULL,
@@ -467,9 +477,7 @@ CREATE TABLE pledge_events (
   corrected_by uuid,
   corrected_at timestamp with time zone,
   notification_id uuid DEFAULT gen_random_uuid() NOT NULL,
-  registered_at timestamp with time zone,
-  registry_checked_at timestamp with time zone,
-  registry_found boolean
+  registered_at timestamp with time zone
 );
 ALTER TABLE pledge_events ADD CONSTRAINT pledge_events_corrected_by_fkey FOREIGN KEY (corrected_by) REFERENCES users(id) ON DELETE SET NULL;
 ALTER TABLE pledge_events ADD CONSTRAINT pledge_events_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;

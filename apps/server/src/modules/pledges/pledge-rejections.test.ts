@@ -296,5 +296,11 @@ describe('a registered package', () => {
       payload: { notice_number: notice, status: 'active' },
     });
     expect(snapshot[0]!.findings[0]!.payload.verified).toBeUndefined();
+    // The re-check's result shows on each notification: found in the registry, or not yet, with its date.
+    const [found, notYet] = await Promise.all(
+      ids.map(async (id) => (await send('GET', `/api/v1/pledges/events/${id}`, maker)).json()),
+    );
+    expect(found.registryCheck).toEqual({ checkedAt: expect.any(String), found: true });
+    expect(notYet.registryCheck).toEqual({ checkedAt: expect.any(String), found: false });
   });
 });

@@ -6,6 +6,7 @@ import type {
   PledgeParty,
   PledgeStatus,
 } from '@pledgewatch/contract';
+import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 
 export interface VehicleJson {
@@ -67,8 +68,6 @@ export interface EventRow {
   /** NotificationId of its XML file: the same on every export, new after a correction. */
   notification_id: string;
   registered_at: Date | null;
-  registry_checked_at: Date | null;
-  registry_found: boolean | null;
 }
 
 /** An event row joined with its pledge, package and author, for the registry table. */
@@ -90,13 +89,17 @@ export interface EventListRow extends EventRow {
     rejectedAt: string;
   } | null;
   corrected_at: Date | null;
+  /**
+   * The re-check after registration: when the notification's first VIN was last checked (after the
+   * registration) and whether the registry's data then held its pledge's number.
+   */
+  registry_check: { checkedAt: string; found: boolean } | null;
 }
 
 const EVENT_COLUMNS = `e.id, e.organisation_id, e.pledge_id, e.kind, e.registration_number, e.registered_number,
   e.notification_date::text, e.pledgor, e.pledgor_name, e.pledgor_identifier, e.pledgee, e.pledgee_name,
   e.contract_name, e.contract_number, e.contract_date::text, e.contract_end_date::text, e.vehicles, e.source,
-  e.upload_id, e.row_number, e.package_id, e.created_by, e.created_at, e.notification_id, e.registered_at,
-  e.registry_checked_at, e.registry_found`;
+  e.upload_id, e.row_number, e.package_id, e.created_by, e.created_at, e.notification_id, e.registered_at`;
 
 const EVENT_LIST_FROM = `pledge_events e
   JOIN pledges p ON p.id = e.pledge_id
@@ -113,7 +116,17 @@ const EVENT_LIST_COLUMNS = `${EVENT_COLUMNS}, p.status AS pledge_status, p.regis
             'rejectedAt', r.rejected_at)
      FROM pledge_event_rejections r LEFT JOIN pledge_packages rk ON rk.id = r.package_id
     WHERE r.event_id = e.id ORDER BY r.id DESC LIMIT 1) AS last_rejection,
-  e.corrected_at`;
+  e.corrected_at,
+  (SELECT jsonb_build_object('checkedAt', x.checked_at, 'found', EXISTS (
+            SELECT 1 FROM finding_snapshots s, jsonb_array_elements(s.findings) f
+             WHERE s.item_id = x.item_id AND s.source_type = 'pledges'
+               AND coalesce(f->>'key', f->'payload'->>'notice_number') = split_part(e.registered_number, '/', 1)
+               AND (f->'payload'->>'verified') IS DISTINCT FROM 'false'))
+     FROM (SELECT m.id AS item_id, ${itemLastCheckedSql('m.id')} AS checked_at
+             FROM monitoring_items m
+            WHERE m.organisation_id = e.organisation_id AND m.kind = 'vin' AND m.identifier = e.vins[1]) x
+    WHERE e.registered_number IS NOT NULL AND k.status = 'registered'
+      AND x.checked_at >= coalesce(k.registered_at, e.registered_at)) AS registry_check`;
 
 export async function findEventByKey(
   db: Queryable,

@@ -121,10 +121,9 @@ export function toPledgeEvent(row: EventListRow): PledgeEvent {
     correctedAt: row.corrected_at?.toISOString() ?? null,
     notificationId: row.notification_id,
     registeredAt: row.registered_at?.toISOString() ?? null,
-    registryCheck:
-      row.registry_checked_at && row.registry_found !== null
-        ? { checkedAt: row.registry_checked_at.toISOString(), found: row.registry_found }
-        : null,
+    registryCheck: row.registry_check
+      ? { checkedAt: new Date(row.registry_check.checkedAt).toISOString(), found: row.registry_check.found }
+      : null,
     createdBy: row.created_by ? { id: row.created_by, fullName: row.author_name ?? '' } : null,
     createdAt: row.created_at.toISOString(),
   };

@@ -83,7 +83,19 @@ export function EventDrawer({ eventId, onClose }: { eventId: string | null; onCl
               lines={data.vehicles.map((v) => [vehicleText(v), v.description].filter(Boolean).join(' · '))}
             />
             {data.registeredNumber && (
-              <Section title={t.detail.registeredNumber} lines={[data.registeredNumber]} />
+              <Section
+                title={t.detail.registeredNumber}
+                lines={[
+                  data.registeredNumber,
+                  data.registeredAt ? t.detail.registeredAt(formatDateTime(data.registeredAt)) : '',
+                  data.registryCheck
+                    ? t.detail.registryCheck(
+                        data.registryCheck.found,
+                        formatDateTime(data.registryCheck.checkedAt),
+                      )
+                    : '',
+                ].filter(Boolean)}
+              />
             )}
             <Section
               title={t.detail.pledgeHistory}

@@ -27,12 +27,14 @@ import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
-import { endpointUrl, getErrorMessage } from '@/lib/api-client';
+import { ApiError, endpointUrl, getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
+import { useDownloadRegistryXml } from '../api/download-registry-xml';
 import { usePledgePackages } from '../api/get-pledge-packages';
 import { useImportRegistrationNumbers } from '../api/import-registration-numbers';
+import { useImportRegistryResults } from '../api/import-registry-results';
 import { useTransitionPledgePackage } from '../api/transition-pledge-package';
 import { EventDrawer } from './event-drawer';
 import { PackageEventsDialog } from './package-events-dialog';
@@ -106,6 +108,16 @@ function PackageCard({ item }: { item: PledgePackage }) {
     onSuccess: (result) => toast.success(t.numbersSaved(result.updated, result.rejected.length)),
     onError: (error) => toast.error(getErrorMessage(error)),
   });
+  const resultsInput = useRef<HTMLInputElement>(null);
+  const results = useImportRegistryResults({
+    onSuccess: (result) =>
+      toast.success(t.resultsSaved(result.package.registeredCount, result.package.eventsCount)),
+  });
+  const xml = useDownloadRegistryXml();
+  // The export's and the results' refusals list each notification or file: shown in full, not as a toast.
+  const refusal = [xml.error, results.error].find((error) => error instanceof ApiError) as
+    | ApiError
+    | undefined;
   const act = (action: PackageAction, comment?: string) =>
     transition.mutate({ packageId: item.id, action, comment });
   // Every move but the rejection (which has its own dialog) asks first: none can be taken back as is.
@@ -122,6 +134,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
       sx={{ p: 2 }}
       data-testid="pledge-package"
       data-status={item.status}
+      data-package-id={item.id}
       aria-label={item.name}
       role="region"
     >
@@ -156,6 +169,18 @@ function PackageCard({ item }: { item: PledgePackage }) {
             .join(' · ')}
         </Typography>
         {item.rejectionReason && <Alert severity="error">{t.rejected(item.rejectionReason)}</Alert>}
+        {refusal && (
+          <Alert severity="error" data-testid="registry-refusal">
+            {refusal.message}
+            {refusal.fieldErrors.length > 0 && (
+              <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
+                {refusal.fieldErrors.map((error) => (
+                  <li key={`${error.field}|${error.message}`}>{error.message}</li>
+                ))}
+              </ul>
+            )}
+          </Alert>
+        )}
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {canWrite && item.status === 'draft' && (
             <Tooltip title={item.approveBlockedReason ?? ''}>
@@ -215,8 +240,47 @@ function PackageCard({ item }: { item: PledgePackage }) {
               </Button>
             </>
           )}
+          {item.status !== 'draft' && (
+            <Button
+              size="small"
+              variant="contained"
+              color="secondary"
+              startIcon={<FileDownloadOutlinedIcon />}
+              loading={xml.isPending}
+              onClick={() => {
+                results.reset();
+                xml.mutate({ packageId: item.id, fileName: `пакет-${item.number}-реестр.zip` });
+              }}
+            >
+              {t.exportXml}
+            </Button>
+          )}
           {canWrite && (item.status === 'sent' || item.status === 'registered') && (
             <>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<UploadFileIcon />}
+                loading={results.isPending}
+                onClick={() => resultsInput.current?.click()}
+              >
+                {t.resultsFile}
+              </Button>
+              <input
+                ref={resultsInput}
+                type="file"
+                hidden
+                accept=".zip,.xml"
+                data-testid="registry-results-input"
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  if (file) {
+                    xml.reset();
+                    results.mutate({ packageId: item.id, file });
+                  }
+                  event.target.value = '';
+                }}
+              />
               <Button
                 size="small"
                 variant="outlined"
@@ -249,7 +313,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
           >
             {t.openEvents}
           </Button>
-          {PACKAGE_EXPORT_FORMATS.map((format) => (
+          {PACKAGE_EXPORT_FORMATS.filter((format) => format !== 'xml').map((format) => (
             <Button
               key={format}
               size="small"
