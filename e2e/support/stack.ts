@@ -10,3 +10,6 @@ export const E2E_MAIL_API_URL = `http://127.0.0.1:${E2E_MAIL_API_PORT}`;
 /** A stand-in remote source (the `passport` source) whose answer a test can switch to 503. */
 export const E2E_SOURCE_PORT = basePort + 17;
 export const E2E_SOURCE_URL = `http://127.0.0.1:${E2E_SOURCE_PORT}`;
+/** The provider simulator (`npm run providers`): the `bankruptcy` source speaks Fedresurs's REST format to it. */
+export const E2E_PROVIDERS_PORT = basePort + 18;
+export const E2E_PROVIDERS_URL = `http://127.0.0.1:${E2E_PROVIDERS_PORT}`;

@@ -3,8 +3,16 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { startProviderSimulator } from '../../apps/server/src/testing/provider-simulator.ts';
 import { startSmtpSink } from '../../apps/server/src/testing/smtp-sink.ts';
-import { E2E_APP_PORT, E2E_APP_URL, E2E_MAIL_API_PORT, E2E_SOURCE_PORT } from './stack.ts';
+import {
+  E2E_APP_PORT,
+  E2E_APP_URL,
+  E2E_MAIL_API_PORT,
+  E2E_PROVIDERS_PORT,
+  E2E_PROVIDERS_URL,
+  E2E_SOURCE_PORT,
+} from './stack.ts';
 
 /**
  * The app exactly as `npm start` runs it (built web app, embedded PostgreSQL, demo data) on a
@@ -38,6 +46,15 @@ const remoteSource = http.createServer((request, response) => {
 });
 await new Promise<void>((resolve) => remoteSource.listen(E2E_SOURCE_PORT, '127.0.0.1', resolve));
 
+// The `bankruptcy` source through the Fedresurs REST format, answered by the simulator: only its
+// example debtor (INN 500100732259) is found, INN 7736207543 finds the provider unavailable. A VIN
+// source stays a dataset here: each regular run of the demo's 3,000 VINs would ask a provider 3,000 times.
+const providers = await startProviderSimulator({
+  port: E2E_PROVIDERS_PORT,
+  foundEvery: 0,
+  failures: { '7736207543': 'unavailable' },
+});
+
 const app = spawn(process.execPath, ['apps/server/src/server.ts'], {
   cwd: repoRoot,
   stdio: 'inherit',
@@ -53,6 +70,11 @@ const app = spawn(process.execPath, ['apps/server/src/server.ts'], {
     SOURCE_PASSPORT_RETRIES: '0',
     SOURCE_PASSPORT_TIMEOUT_MS: '2000',
     SOURCE_PASSPORT_CACHE_TTL: '0',
+    SOURCE_BANKRUPTCY_PROVIDER: 'fedresurs',
+    SOURCE_BANKRUPTCY_URL: `${E2E_PROVIDERS_URL}/fedresurs`,
+    SOURCE_BANKRUPTCY_TOKEN: 'e2e:e2e',
+    SOURCE_BANKRUPTCY_RATE_LIMIT: '2000',
+    SOURCE_BANKRUPTCY_RETRIES: '0',
   },
 });
 
@@ -68,6 +90,7 @@ async function stop(code: number): Promise<void> {
   }
   mailApi.close();
   remoteSource.close();
+  await providers.close();
   await smtp.close();
   await rm(dataDir, { recursive: true, force: true });
   process.exit(code);

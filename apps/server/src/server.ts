@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config/env.ts';
+import { simulatorEnvLine } from './config/source-providers.ts';
 import { openDatabase } from './db/database.ts';
 import { StartupError } from './db/embedded.ts';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/demo-seed.ts';
@@ -82,7 +83,14 @@ Database:               ${database?.embedded ? `embedded PostgreSQL (${config.da
 ${
   config.demoData
     ? `Demo sign-in:
-${DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(8)} ${account.email} / ${account.password}`).join('\n')}`
+${DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(8)} ${account.email} / ${account.password}`).join('\n')}${
+  Object.keys(config.remoteSources).length === 0
+    ? `
+Sources are the demo datasets. To watch them through the providers' formats instead, run
+\`npm run providers\` (a local simulator) and start with:
+  ${simulatorEnvLine()} npm start`
+    : ''
+}`
     : ''
 }`);
 }

@@ -700,6 +700,8 @@ export const FINDING_FIELD_LABELS: Readonly<Record<string, string>> = {
   opened_at: 'Дата возбуждения',
   closed_at: 'Дата окончания',
   debtor: 'Должник',
+  last_message: 'Последнее сообщение',
+  last_message_at: 'Дата последнего сообщения',
   proceeding_number: 'Номер производства',
   amount: 'Сумма, руб.',
   department: 'Отдел судебных приставов',

@@ -38,3 +38,36 @@ export function providersServing(type: SourceType): SourceProviderName[] {
     (SOURCE_PROVIDERS[name].types as readonly SourceType[]).includes(type),
   );
 }
+
+/** Where `npm run providers` listens by default (PROVIDERS_PORT moves it). */
+export const PROVIDER_SIMULATOR_URL = 'http://127.0.0.1:4010';
+
+/** The variables that point the app's sources at a running simulator. */
+export function simulatorEnv(url: string = PROVIDER_SIMULATOR_URL): Record<string, string> {
+  return {
+    SOURCE_PLEDGES_PROVIDER: 'parser-api',
+    SOURCE_PLEDGES_URL: `${url}/parser-api`,
+    SOURCE_PLEDGES_TOKEN: 'demo-key',
+    SOURCE_RESTRICTIONS_PROVIDER: 'api-cloud',
+    SOURCE_RESTRICTIONS_URL: `${url}/api-cloud`,
+    SOURCE_RESTRICTIONS_TOKEN: 'demo-key',
+    SOURCE_WANTED_PROVIDER: 'avtocod',
+    SOURCE_WANTED_URL: `${url}/avtocod`,
+    SOURCE_WANTED_TOKEN: 'demo@bank:demo',
+    SOURCE_ACCIDENTS_PROVIDER: 'avtocod',
+    SOURCE_ACCIDENTS_URL: `${url}/avtocod`,
+    SOURCE_ACCIDENTS_TOKEN: 'demo@bank:demo',
+    SOURCE_REGISTRATION_PROVIDER: 'avtocod',
+    SOURCE_REGISTRATION_URL: `${url}/avtocod`,
+    SOURCE_REGISTRATION_TOKEN: 'demo@bank:demo',
+    SOURCE_BANKRUPTCY_PROVIDER: 'fedresurs',
+    SOURCE_BANKRUPTCY_URL: `${url}/fedresurs`,
+    SOURCE_BANKRUPTCY_TOKEN: 'demo:demo',
+  };
+}
+
+/** `KEY=value …` on one line, to paste before `npm start`. */
+export const simulatorEnvLine = (url: string = PROVIDER_SIMULATOR_URL): string =>
+  Object.entries(simulatorEnv(url))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');

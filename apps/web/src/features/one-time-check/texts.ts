@@ -65,7 +65,7 @@ export const texts = {
       checkDigitInvalid: (expected: string) => `не совпадает (расчётная ${expected})`,
       failedSourcesWarning: (count: number) =>
         `Источников, которые не ответили: ${count}. По ним результат неизвестен — это не означает, что сведений нет. Повторите проверку позже.`,
-      failedExplanation: (error: string) => `Источник не ответил: ${error}. Результат по нему неизвестен.`,
+      failedExplanation: (error: string) => `Источник недоступен: ${error}. Результат по нему неизвестен.`,
       unknownError: 'причина не сообщена',
       datasetVersion: (version: number) => `версия данных ${version}`,
       fromCache: 'из кэша',

@@ -40,7 +40,7 @@ const scopeFor = (adapter: SourceAdapter, run: CheckRunRow, batch: BatchRow): Ba
   identifierFrom: batch.identifier_from,
   identifierTo: batch.identifier_to,
   kinds: adapter.itemKinds,
-  documentTypes: SOURCE_TYPES[adapter.type].documentTypes ?? null,
+  documentTypes: adapter.documentTypes ?? SOURCE_TYPES[adapter.type].documentTypes ?? null,
 });
 
 /** A remote source's answers for the batch, asked before the transaction opens. */

@@ -207,7 +207,12 @@ export function createRemoteSource(
     type,
     adapter: 'remote',
     itemKinds: SOURCE_TYPES[type].itemKinds,
-    answersFor: (item) => sourceAnswersFor(type, item) && (provider.answersFor?.(item) ?? true),
+    documentTypes: provider.documentTypes,
+    answersFor: (item) =>
+      sourceAnswersFor(type, item) &&
+      (item.kind !== 'document' ||
+        !provider.documentTypes ||
+        provider.documentTypes.includes(item.documentType!)),
     datasetVersion: async () => null,
     // A single check (one-time) has no next day: a spent limit is its failure.
     check: async (item) => {

@@ -53,6 +53,11 @@ export interface SourceAdapter {
   type: SourceType;
   adapter: 'dataset' | 'remote';
   itemKinds: readonly ItemKind[];
+  /**
+   * Document types it is asked about when narrower than the source type's (a provider that searches
+   * by INN / OGRN / OGRNIP only); absent: the type's own list.
+   */
+  documentTypes?: readonly DocumentType[];
   /** Whether the source answers for this item (kind and, for documents, the document type). */
   answersFor(item: Pick<CheckItem, 'kind' | 'documentType'>): boolean;
   /** Version of the dataset the answers come from; null for remote sources or no data yet. */

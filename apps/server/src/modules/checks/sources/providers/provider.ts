@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Finding, SourceType } from '@pledgewatch/contract';
+import type { DocumentType } from '@pledgewatch/identifiers';
 import type { RemoteSourceConfig } from '../../../../config/env.ts';
 import type { SourceProviderName } from '../../../../config/source-providers.ts';
 import type { CheckItem } from '../source-adapter.ts';
@@ -27,8 +28,8 @@ export interface ProviderResult {
 /** What it serves, its default address and its token's form: config/source-providers.ts. */
 export interface Provider {
   name: SourceProviderName;
-  /** Narrows which items it is asked about (e.g. Fedresurs: INN / OGRN / OGRNIP, no passports). */
-  answersFor?: (item: Pick<CheckItem, 'kind' | 'documentType'>) => boolean;
+  /** The document types it searches by, when narrower than the source type's (Fedresurs: no passports). */
+  documentTypes?: readonly DocumentType[];
   /** Throws a ProviderFailure on any failure; never returns «nothing found» for a failure. */
   fetch: (ctx: ProviderContext, item: CheckItem) => Promise<ProviderResult>;
 }

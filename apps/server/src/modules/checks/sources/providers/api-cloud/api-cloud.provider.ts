@@ -93,7 +93,6 @@ function readBody(answer: ProviderAnswer): unknown {
  */
 export const apiCloudProvider: Provider = {
   name: 'api-cloud',
-  answersFor: (item) => item.kind === 'vin',
   async fetch(ctx, item) {
     const method = METHODS[ctx.type];
     if (!method) {

@@ -176,7 +176,6 @@ const inFlight = new Map<string, Promise<ReportResult>>();
  */
 export const avtocodProvider: Provider = {
   name: 'avtocod',
-  answersFor: (item) => item.kind === 'vin',
   async fetch(ctx, item) {
     const key = `${ctx.config.url}|${reportTypeOf(ctx)}|${item.identifier}`;
     let report = inFlight.get(key);

@@ -83,9 +83,8 @@ describe('fedresurs requests', () => {
     });
   });
 
-  it('is not asked about passports', () => {
-    expect(fedresursProvider.answersFor?.({ kind: 'document', documentType: 'passport_rf' })).toBe(false);
-    expect(fedresursProvider.answersFor?.({ kind: 'document', documentType: 'inn' })).toBe(true);
+  it('searches by INN, OGRN and OGRNIP only: runs and checks never ask it about passports', () => {
+    expect(fedresursProvider.documentTypes).toEqual(['inn', 'ogrn', 'ogrnip']);
   });
 
   it('signs in again when the kept token is refused', async () => {

@@ -95,9 +95,7 @@ const MAX_DEBTORS = 5;
  */
 export const fedresursProvider: Provider = {
   name: 'fedresurs',
-  answersFor: (item) =>
-    item.kind === 'document' &&
-    (item.documentType === 'inn' || item.documentType === 'ogrn' || item.documentType === 'ogrnip'),
+  documentTypes: ['inn', 'ogrn', 'ogrnip'],
   async fetch(ctx, item) {
     const bankrupts = parseShape(
       bankruptsAnswerSchema,

@@ -23,7 +23,6 @@ function failureOf(text: string): ProviderFailure {
  */
 export const parserApiProvider: Provider = {
   name: 'parser-api',
-  answersFor: (item) => item.kind === 'vin',
   async fetch(ctx, item) {
     const answer = await ctx.send({
       path: '/parser/reestr_api/search_by_vin',

@@ -1,0 +1,39 @@
+import { expect, type Page, test } from '@playwright/test';
+import { DEMO_ANALYST, signInThroughForm } from '../support/session.ts';
+
+/**
+ * A source served by a provider (e2e/support/start-stack.ts: `bankruptcy` through the Fedresurs REST
+ * format, answered by the provider simulator): an analyst sees the provider's record in Russian, and
+ * when the provider fails, «Источник недоступен» with the reason — never «nothing found».
+ */
+async function checkInn(page: Page, inn: string) {
+  await page.goto('/monitoring/one-time-check');
+  await expect(page.getByRole('heading', { name: 'Разовая проверка', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Документ' }).click();
+  await page.getByRole('combobox', { name: 'Тип документа' }).click();
+  await page.getByRole('option', { name: 'ИНН' }).click();
+  await page.getByRole('textbox', { name: 'Номер ИНН' }).fill(inn);
+  await page.getByRole('button', { name: 'Проверить' }).click();
+  await expect(page).toHaveURL(/\/monitoring\/one-time-check\/results\?id=[0-9a-f-]{36}$/);
+}
+
+test('a one-time check with a provider: its finding, and a failing provider’s reason', async ({ page }) => {
+  await signInThroughForm(page, DEMO_ANALYST);
+
+  // The debtor of the Fedresurs example: one case with its latest message, type and date in Russian.
+  await checkInn(page, '500100732259');
+  const bankruptcy = page.getByTestId('source-bankruptcy');
+  await expect(bankruptcy).toHaveAttribute('data-outcome', 'found');
+  await expect(bankruptcy).toContainText('А41-12345/2024');
+  await expect(bankruptcy).toContainText('Иванов Пётр Сергеевич');
+  await expect(bankruptcy).toContainText('Объявление о проведении торгов');
+  await expect(bankruptcy).toContainText('02.09.2024');
+  await expect(bankruptcy).toContainText('Внешний сервис');
+
+  // The provider fails for this debtor: the result is unknown, and the reason says why.
+  await checkInn(page, '7736207543');
+  const failed = page.getByTestId('source-bankruptcy');
+  await expect(failed).toHaveAttribute('data-outcome', 'failed');
+  await expect(failed).toContainText('Источник недоступен: поставщик недоступен (fedresurs, HTTP 503)');
+  await expect(page.getByTestId('failed-sources-alert')).toBeVisible();
+});
