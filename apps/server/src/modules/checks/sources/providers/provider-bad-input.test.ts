@@ -82,7 +82,8 @@ describe.each(cases)('%s (%s) under hostile answers', (provider, type, item, tok
     provider,
     url: server.url,
     token: token || undefined,
-    timeoutMs: 600,
+    // Long enough for 5 MB over loopback on a loaded machine; the drip takes about 4 s.
+    timeoutMs: 2000,
     retries: 0,
     rateLimit: 1000,
     cacheTtl: 3600,
