@@ -37,6 +37,7 @@ import mailerPlugin from './plugins/mailer.ts';
 import metricsPlugin, { queueMetricsPlugin } from './plugins/metrics.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import swaggerPlugin from './plugins/swagger.ts';
+import transferLimitsPlugin, { transferTimeouts } from './plugins/transfer-limits.ts';
 import webPlugin from './plugins/web.ts';
 import { registerModules } from './wiring.ts';
 
@@ -74,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger === false ? false : { level: config.logLevel, stream: logDestination() },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
+    ...transferTimeouts(config),
     ajv: undefined,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -136,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(inputGuardPlugin);
+  await app.register(transferLimitsPlugin, config);
   await app.register(formbody);
   await app.register(mailerPlugin, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   await app.register(dbPlugin, {

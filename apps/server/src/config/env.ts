@@ -130,6 +130,19 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(60 * 60 * 1000),
+  /** Time a client has to send a request's headers, seconds. */
+  HTTP_HEADERS_TIMEOUT: durationSeconds.default(15),
+  /** Time a client has to send a whole request, body included (a source's dataset of gigabytes too), seconds. */
+  HTTP_REQUEST_TIMEOUT: durationSeconds.default(3600),
+  /** A connection with no traffic either way for this long is closed, seconds. */
+  HTTP_IDLE_TIMEOUT: durationSeconds.default(120),
+  /** Slowest request body (uploads above all) accepted, bytes per second, over each UPLOAD_RATE_WINDOW. */
+  UPLOAD_MIN_RATE: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024),
+  UPLOAD_RATE_WINDOW: durationSeconds.default(20),
   /** Telegram Bot API base URL (tests point it at a local server). */
   TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   /** Timeout of one webhook or Telegram call, milliseconds. */
@@ -263,6 +276,13 @@ export interface AppConfig {
   sourceImportMaxBytes: number;
   passportListUrl?: string;
   passportListTimeoutMs: number;
+  /** HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_IDLE_TIMEOUT: seconds (plugins/transfer-limits.ts). */
+  httpHeadersTimeout: number;
+  httpRequestTimeout: number;
+  httpIdleTimeout: number;
+  /** UPLOAD_MIN_RATE (bytes/s) over UPLOAD_RATE_WINDOW (seconds): a slower upload ends with 408. */
+  uploadMinRate: number;
+  uploadRateWindow: number;
   telegramApiUrl: string;
   notifyHttpTimeoutMs: number;
   checkBatchSize: number;
@@ -415,6 +435,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     sourceImportMaxBytes: env.SOURCE_IMPORT_MAX_BYTES,
     passportListUrl: env.SOURCE_PASSPORT_LIST_URL || undefined,
     passportListTimeoutMs: env.SOURCE_PASSPORT_LIST_TIMEOUT_MS,
+    httpHeadersTimeout: env.HTTP_HEADERS_TIMEOUT,
+    httpRequestTimeout: env.HTTP_REQUEST_TIMEOUT,
+    httpIdleTimeout: env.HTTP_IDLE_TIMEOUT,
+    uploadMinRate: env.UPLOAD_MIN_RATE,
+    uploadRateWindow: env.UPLOAD_RATE_WINDOW,
     telegramApiUrl: env.TELEGRAM_API_URL.replace(/\/$/, ''),
     notifyHttpTimeoutMs: env.NOTIFY_HTTP_TIMEOUT_MS,
     checkBatchSize: env.CHECK_BATCH_SIZE,

@@ -47,6 +47,15 @@ export const ERRORS = {
   UPLOAD_NO_FILE: { status: 400, message: 'Прикрепите файл CSV или XLSX' },
   UPLOAD_INVALID_FILE: { status: 422, message: 'Файл не удалось прочитать' },
   UPLOAD_TOO_LARGE: { status: 413, message: 'Файл слишком большой' },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    message: 'Запрос передавался слишком долго, и сервер его прервал. Проверьте соединение и повторите',
+  },
+  UPLOAD_TOO_SLOW: {
+    status: 408,
+    message:
+      'Файл передавался слишком медленно, и загрузка прервана. Проверьте соединение и загрузите файл ещё раз',
+  },
   UPLOAD_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем состоянии загрузки' },
   NOTIFICATION_RULE_NOT_FOUND: { status: 404, message: 'Правило уведомлений не найдено' },
   PLEDGE_UNKNOWN: { status: 422, message: 'Залог не найден в реестре' },
