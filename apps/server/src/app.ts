@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { ErrorResponse } from '@pledgewatch/contract';
+import { API_KEY_PREFIX, type ErrorResponse } from '@pledgewatch/contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -15,6 +15,7 @@ import { opaqueBuildId, readBuildId } from './lib/build-info.ts';
 import { logDestination } from './lib/logger.ts';
 import type { PhaseTimings } from './lib/phase-timings.ts';
 import { clearSessionCookie, hasSessionCookie } from './lib/session-cookie.ts';
+import { apiKeyRoutes, authenticateApiKey } from './modules/api-keys/index.ts';
 import { auditRoutes } from './modules/audit/index.ts';
 import { authenticateToken, authRoutes } from './modules/auth/index.ts';
 import { checksRoutes } from './modules/checks/index.ts';
@@ -153,7 +154,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     work: options.runWorkers ?? config.runWorkers,
     timings: options.jobTimings,
   });
-  await app.register(authPlugin, { sessionTtl: config.sessionTtl, appUrl: config.appUrl, authenticateToken });
+  await app.register(authPlugin, {
+    sessionTtl: config.sessionTtl,
+    appUrl: config.appUrl,
+    // A bearer `pwk_…` is an API key (modules/api-keys); anything else a session token.
+    authenticateToken: (options) =>
+      options.token.startsWith(API_KEY_PREFIX) ? authenticateApiKey(options) : authenticateToken(options),
+  });
   await app.register(swaggerPlugin, { appUrl: config.appUrl });
 
   const build = readBuildId(config.webDist);
@@ -179,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(reportRoutes, { prefix: '/monitoring' });
       await api.register(dashboardRoutes, { prefix: '/monitoring' });
       await api.register(pledgeRoutes, { config });
+      await api.register(apiKeyRoutes, { prefix: '/api-keys' });
     },
     { prefix: '/api/v1' },
   );

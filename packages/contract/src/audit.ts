@@ -54,6 +54,8 @@ export type AuditFacets = z.infer<typeof auditFacetsResponseSchema>;
  * say the same thing; an action missing here is shown by its code.
  */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'api_key.created': 'Создание ключа API',
+  'api_key.revoked': 'Отзыв ключа API',
   'check_run.started': 'Запуск регулярной проверки',
   'check_schedule.updated': 'Изменение расписания проверок',
   'email.changed': 'Смена e-mail',
@@ -90,6 +92,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 };
 
 export const AUDIT_ENTITY_LABELS: Record<string, string> = {
+  api_key: 'Ключ API',
   check_run: 'Регулярная проверка',
   check_schedule: 'Расписание проверок',
   monitoring_item: 'Объекты мониторинга',

@@ -1,3 +1,4 @@
+export * from './api-keys.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './checks.ts';

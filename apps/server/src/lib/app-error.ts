@@ -24,6 +24,15 @@ export const ERRORS = {
   TOKEN_INVALID: { status: 400, message: 'Ссылка недействительна или уже использована' },
   TOKEN_EXPIRED: { status: 400, message: 'Срок действия ссылки истёк. Запросите новую' },
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Слишком много попыток. Повторите позже' },
+  RATE_LIMITED: { status: 429, message: 'Слишком много запросов. Повторите позже' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'Ключ идемпотентности уже использован с другим запросом: для нового запроса нужен новый ключ',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'Запрос с этим ключом идемпотентности ещё выполняется: повторите через несколько секунд',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Слишком большой запрос' },
   CHECK_RUN_IN_PROGRESS: { status: 409, message: 'Проверка уже выполняется. Дождитесь её окончания' },
   PASSPORT_LIST_INVALID: { status: 422, message: 'Файл не похож на перечень недействительных паспортов МВД' },

@@ -10,4 +10,9 @@ export interface AuthContext {
   organisationId: string;
   role: Role;
   isStaff: boolean;
+  /**
+   * Present when an API key made the call (Authorization: Bearer pwk_…): `userId` is then the key's
+   * service account, `sessionId` is empty, and the key's own request rate applies.
+   */
+  apiKey?: { id: string; rateLimitPerMinute: number };
 }

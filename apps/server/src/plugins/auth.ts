@@ -1,4 +1,5 @@
 import type { Role } from '@pledgewatch/contract';
+import { API_KEY_PREFIX } from '@pledgewatch/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/pool.ts';
@@ -41,6 +42,62 @@ export const requireAuth = (request: FastifyRequest): AuthContext => {
   return request.auth;
 };
 
+/** One answer for any key that does not work: whether it ever existed is nobody's business. */
+const API_KEY_REFUSED = 'Ключ API недействителен: неизвестен, отозван или истёк срок его действия';
+
+/** A key works for the organisation's data, never for accounts, sessions or keys. */
+const KEY_FORBIDDEN_ROUTES = ['/api/v1/users', '/api/v1/user/', '/api/v1/api-keys', '/api/v1/auth/logout'];
+
+function refuseKeyOnAccountRoutes(url: string): void {
+  if (
+    KEY_FORBIDDEN_ROUTES.some(
+      (prefix) => url === prefix || url.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+    )
+  ) {
+    throw new AppError('FORBIDDEN', {
+      message: 'Ключ API не управляет пользователями, сеансами и ключами: войдите как администратор',
+    });
+  }
+}
+
+/**
+ * Each key's requests per minute, in this process (the API is served by the app process; workers
+ * serve none): a fixed one-minute window per key, 429 with Retry-After beyond the key's limit.
+ */
+export class KeyRateLimiter {
+  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+  take(keyId: string, perMinute: number): void {
+    const now = this.#now();
+    let window = this.#windows.get(keyId);
+    if (!window || now - window.start >= 60_000) {
+      window = { start: now, count: 0 };
+      this.#windows.set(keyId, window);
+      if (this.#windows.size > 10_000) {
+        // Old windows of keys gone quiet: drop them rather than grow without end.
+        for (const [id, old] of this.#windows) {
+          if (now - old.start >= 60_000) {
+            this.#windows.delete(id);
+          }
+        }
+      }
+    }
+    window.count++;
+    if (window.count > perMinute) {
+      const seconds = Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
+      throw new AppError('RATE_LIMITED', {
+        message: `Слишком много запросов с этим ключом API (не больше ${perMinute} в минуту). Повторите через ${seconds} с`,
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+  }
+}
+
+const keyRate = new KeyRateLimiter();
+
 /** How a session token becomes the request's auth; the auth module's, handed over by buildApp. */
 export type AuthenticateToken = (options: {
   db: Queryable;
@@ -71,8 +128,16 @@ export default fp<{ sessionTtl: number; appUrl: string; authenticateToken: Authe
         token: found.token,
         sessionTtl: options.sessionTtl,
       });
-      if (!auth) {
-        throw new AppError('UNAUTHORIZED', { message: 'Сеанс истёк или завершён. Войдите снова' });
+      if (!auth || (auth.apiKey && found.source !== 'bearer')) {
+        throw new AppError('UNAUTHORIZED', {
+          message: found.token.startsWith(API_KEY_PREFIX)
+            ? API_KEY_REFUSED
+            : 'Сеанс истёк или завершён. Войдите снова',
+        });
+      }
+      if (auth.apiKey) {
+        refuseKeyOnAccountRoutes(request.routeOptions.url ?? request.url);
+        keyRate.take(auth.apiKey.id, auth.apiKey.rateLimitPerMinute);
       }
       if (found.source === 'cookie') {
         // The session slides with use; the cookie's lifetime follows it.

@@ -1,4 +1,5 @@
 import type { EndpointDefinition } from '../endpoint.ts';
+import { apiKeyEndpoints } from './api-keys.ts';
 import { authEndpoints } from './auth.ts';
 import { checkEndpoints } from './checks.ts';
 import { healthEndpoints } from './health.ts';
@@ -10,6 +11,7 @@ import { pledgeEndpoints } from './pledges.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { memberEndpoints, userEndpoints } from './user.ts';
 
+export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './checks.ts';
 export * from './health.ts';
@@ -35,6 +37,7 @@ export const endpointCatalogue = {
   checks: checkEndpoints,
   notifications: notificationEndpoints,
   pledges: pledgeEndpoints,
+  apiKeys: apiKeyEndpoints,
 };
 
 export const allEndpoints = (): EndpointDefinition[] =>

@@ -218,7 +218,8 @@ export interface LoginUserRow {
 export async function getLoginUserByEmail(db: Queryable, email: string): Promise<LoginUserRow | undefined> {
   const { rows } = await db.query<LoginUserRow>(
     `SELECT u.id, u.password_hash, u.active
-       FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1`,
+       FROM users u JOIN organisations o ON o.id = u.organisation_id
+      WHERE u.email = $1 AND NOT u.service_account`,
     [email.toLowerCase()],
   );
   return rows[0];

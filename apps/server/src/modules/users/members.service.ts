@@ -149,7 +149,7 @@ export async function updateMember(options: {
   return withTransaction(options.db, async (tx) => {
     const member = await getUserById(tx, options.memberId);
     // Another organisation's user is reported as missing, not as forbidden.
-    if (!member || member.organisation_id !== auth.organisationId) {
+    if (!member || member.organisation_id !== auth.organisationId || member.service_account) {
       throw new AppError('NOT_FOUND', { message: 'Пользователь не найден' });
     }
     const losesAdmin =

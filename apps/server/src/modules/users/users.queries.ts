@@ -15,10 +15,12 @@ export interface UserRow {
   active: boolean;
   last_login_at: Date | null;
   created_at: Date;
+  /** An API key's account (modules/api-keys): managed through its key, never as a member. */
+  service_account: boolean;
 }
 
 const USER_COLUMNS = `u.id, u.organisation_id, o.name AS organisation_name, u.email, u.full_name, u.password_hash,
-  u.role, u.is_staff, u.email_verified_at, u.pending_email, u.active, u.last_login_at, u.created_at`;
+  u.role, u.is_staff, u.email_verified_at, u.pending_email, u.active, u.last_login_at, u.created_at, u.service_account`;
 
 export async function getUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(
@@ -30,7 +32,9 @@ export async function getUserById(db: Queryable, id: string): Promise<UserRow | 
 
 export async function getUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.email = $1`,
+    // An API key's service account is nobody's e-mail: never found for a reset or an invitation.
+    `SELECT ${USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id
+      WHERE u.email = $1 AND NOT u.service_account`,
     [email.toLowerCase()],
   );
   return rows[0];
@@ -95,7 +99,7 @@ export async function findMembers(
   filter: { organisationId: string; search?: string; limit: number; offset: number },
 ): Promise<{ items: UserRow[]; total: number }> {
   const search = filter.search ? `%${filter.search.toLowerCase()}%` : null;
-  const where = `u.organisation_id = $1 AND ($2::text IS NULL OR u.email LIKE $2 OR lower(u.full_name) LIKE $2)`;
+  const where = `u.organisation_id = $1 AND NOT u.service_account AND ($2::text IS NULL OR u.email LIKE $2 OR lower(u.full_name) LIKE $2)`;
   const [items, total] = await Promise.all([
     db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id
@@ -112,7 +116,8 @@ export async function findMembers(
 
 export async function countActiveAdmins(db: Queryable, organisationId: string): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*) AS count FROM users WHERE organisation_id = $1 AND role = 'admin' AND active`,
+    `SELECT count(*) AS count FROM users
+      WHERE organisation_id = $1 AND role = 'admin' AND active AND NOT service_account`,
     [organisationId],
   );
   return rows[0]!.count;
