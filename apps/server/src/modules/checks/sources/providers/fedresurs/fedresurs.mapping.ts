@@ -1,5 +1,7 @@
 import type { Finding } from '@pledgewatch/contract';
 import { z } from 'zod';
+import { isXmlLimitError, SafeXmlParser } from '../../../../../lib/xml/safe-xml.ts';
+import { ProviderFailure } from '../provider-failure.ts';
 import { compactPayload, finalizeFindings, requireDate } from '../provider-findings.ts';
 import { parseShape } from '../provider-http.ts';
 
@@ -78,17 +80,56 @@ export const messagesAnswerSchema = z.object({
   ),
 });
 
+/** A message's XML content is small; these caps refuse a hostile one before it costs anything. */
+const MESSAGE_XML_LIMITS = { maxDepth: 32, maxElements: 5000, maxBytes: 1024 * 1024 };
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
 /**
- * One element's text or attribute from a message's XML content. Bounded patterns over a string at most
- * the answer's 5 MB: no XML parser, so no entity expansion; a missing element is just absent.
+ * What a message's XML content says about its case, read with the streaming-safe parser (lib/xml:
+ * no DOCTYPE or entities, capped depth, elements and size). Unreadable XML is an unreadable answer.
  */
-function xmlText(xml: string, element: string): string | undefined {
-  const match = new RegExp(`<${element}(?:\\s[^>]{0,500})?>([^<]{1,200})</${element}>`).exec(xml);
-  return match?.[1]?.trim() || undefined;
-}
-function xmlAttribute(xml: string, element: string, attribute: string): string | undefined {
-  const match = new RegExp(`<${element}\\s[^>]{0,500}?\\b${attribute}="([^"]{1,300})"`).exec(xml);
-  return match?.[1]?.trim() || undefined;
+export function readMessageXml(content: string): {
+  messageType?: string;
+  caseNumber?: string;
+  decision?: string;
+} {
+  const found: { messageType?: string; caseNumber?: string; decision?: string } = {};
+  let inCaseNumber = false;
+  let caseText = '';
+  const parser = new SafeXmlParser(MESSAGE_XML_LIMITS, {
+    opentag(tag) {
+      const name = localName(tag.name);
+      if (name === 'MessageInfo') {
+        found.messageType ??= tag.attributes.MessageType;
+      } else if (name === 'DecisionType') {
+        found.decision ??= tag.attributes.Name;
+      } else if (name === 'CaseNumber' && found.caseNumber === undefined) {
+        inCaseNumber = true;
+      }
+    },
+    closetag(tag) {
+      if (inCaseNumber && localName(tag.name) === 'CaseNumber') {
+        inCaseNumber = false;
+        found.caseNumber = caseText.trim() || undefined;
+      }
+    },
+    text(text) {
+      if (inCaseNumber) {
+        caseText += text;
+      }
+    },
+  });
+  try {
+    parser.write(content);
+    parser.close();
+  } catch (error) {
+    throw new ProviderFailure(
+      'unreadable',
+      isXmlLimitError(error) ? error.message : 'содержание сообщения: некорректный XML',
+    );
+  }
+  return found;
 }
 
 const debtorName = (bankrupt: Bankrupt) =>
@@ -108,11 +149,10 @@ export function bankruptcyFindings(bankrupt: Bankrupt, messages: unknown): Findi
   const { pageData } = parseShape(messagesAnswerSchema, messages);
   const cases = new Map<string, CaseMessage[]>();
   for (const message of pageData) {
-    const content = message.content ?? '';
-    const messageType = xmlAttribute(content, 'MessageInfo', 'MessageType') ?? message.type;
-    const decision = xmlAttribute(content, 'DecisionType', 'Name');
-    const caseNumber =
-      xmlText(content, 'CaseNumber') ?? (/Extrajudicial/.test(messageType) ? EXTRAJUDICIAL_CASE : undefined);
+    const xml = message.content ? readMessageXml(message.content) : {};
+    const messageType = xml.messageType ?? message.type;
+    const decision = xml.decision;
+    const caseNumber = xml.caseNumber ?? (/Extrajudicial/.test(messageType) ? EXTRAJUDICIAL_CASE : undefined);
     if (!caseNumber) {
       continue;
     }

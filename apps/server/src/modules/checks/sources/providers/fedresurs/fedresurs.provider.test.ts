@@ -150,6 +150,45 @@ describe('fedresurs answers → findings', () => {
     });
   });
 
+  it.each([
+    [
+      'a DOCTYPE with entities',
+      '<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><MessageData><CaseNumber>&b;</CaseNumber></MessageData>',
+      'DOCTYPE',
+    ],
+    ['malformed XML', '<MessageData><CaseNumber>А41-1/2024</MessageData>', 'некорректный XML'],
+    ['nesting past the cap', `${'<a>'.repeat(40)}${'</a>'.repeat(40)}`, 'вложенность'],
+  ])('message content with %s is an unreadable answer', async (_, content, detail) => {
+    routes['/v1/messages'] = () => ({
+      body: JSON.stringify({
+        total: 1,
+        pageData: [{ datePublish: '2024-03-11T12:30:00', type: 'ArbitralDecree', content }],
+      }),
+    });
+    const failure = await failureOf(fedresursProvider.fetch(ctx, person));
+    expect(failure?.kind).toBe('unreadable');
+    expect(failure?.message).toContain(detail);
+  });
+
+  it('reads namespaced elements by their local names', async () => {
+    routes['/v1/messages'] = () => ({
+      body: JSON.stringify({
+        total: 1,
+        pageData: [
+          {
+            datePublish: '2024-03-11T12:30:00',
+            type: 'ArbitralDecree',
+            content:
+              '<m:MessageData xmlns:m="urn:x"><m:MessageInfo MessageType="ArbitralDecree"><m:CaseNumber> А41-7/2024 </m:CaseNumber></m:MessageInfo></m:MessageData>',
+          },
+        ],
+      }),
+    });
+    expect((await fedresursProvider.fetch(ctx, person)).findings.map((finding) => finding.key)).toEqual([
+      'А41-7/2024',
+    ]);
+  });
+
   it('a message without its date is an unreadable answer, not a crash', async () => {
     routes['/v1/messages'] = () => ({ body: JSON.stringify({ total: 1, pageData: [{ type: 'Auction' }] }) });
     const failure = await failureOf(fedresursProvider.fetch(ctx, person));
