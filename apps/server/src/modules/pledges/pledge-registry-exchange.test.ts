@@ -349,14 +349,14 @@ describe('the registry exchange: results back in', () => {
       [
         'doctype.xml',
         `<!DOCTYPE r [<!ENTITY x "y">]>${good}`.replace('<?xml version="1.0" encoding="UTF-8"?>\n', ''),
-        /doctype\.xml — в файле есть объявление DOCTYPE/,
+        /doctype\.xml — XML отклонён: объявления DOCTYPE и ENTITY в XML не допускаются/,
       ],
       [
         'сущность.xml',
         good.replace('</ns2:NotificationId>', '&x;</ns2:NotificationId>'),
         /сущность\.xml — XML повреждён/,
       ],
-      ['глубина.xml', deep, /глубина\.xml — вложенность элементов глубже 32 уровней/],
+      ['глубина.xml', deep, /глубина\.xml — XML отклонён: вложенность элементов XML глубже 32 уровней/],
       ['бомба.zip', bomb, /бомба\.zip — архив распаковывается в недопустимо большой объём/],
       ['пусто.xml', '<Something/>', /пусто\.xml — нет ни свидетельства/],
     ];

@@ -1,11 +1,11 @@
 /**
- * A guarded XML reader for files the registry sends back (and for reading our own export in tests):
- * no DOCTYPE (so no entity of any kind beyond XML's five), and caps on nesting depth, element count,
- * text size and total size, checked while the text streams through the parser, so a hostile file
- * fails with a Russian reason before it costs memory. Element names are compared by local name:
- * whatever namespace prefix the sender uses, `ns2:NotificationId` reads as `NotificationId`.
+ * Registry documents as element trees, read through the product's one guarded XML parser
+ * (lib/xml/safe-xml.ts: no DOCTYPE, so no entity beyond XML's five; caps on depth, element count and
+ * size checked as the text streams) with one more cap of this reader's own, on an element's text.
+ * Element names are compared by local name: whatever namespace prefix the sender uses,
+ * `ns2:NotificationId` reads as `NotificationId`.
  */
-import { SaxesParser } from 'saxes';
+import { isXmlLimitError, type SafeXmlLimits, SafeXmlParser } from '../../../lib/xml/safe-xml.ts';
 
 export interface XmlNode {
   /** Local name (the prefix dropped). */
@@ -15,18 +15,11 @@ export interface XmlNode {
   text: string;
 }
 
-export interface XmlLimits {
-  maxDepth: number;
-  maxElements: number;
-  maxChars: number;
-  maxTextChars: number;
-}
-
 /** Registry documents are a few levels deep and a few dozen elements long. */
-export const REGISTRY_XML_LIMITS: XmlLimits = {
+export const REGISTRY_XML_LIMITS: SafeXmlLimits & { maxTextChars: number } = {
   maxDepth: 32,
   maxElements: 20_000,
-  maxChars: 4 * 1024 * 1024,
+  maxBytes: 4 * 1024 * 1024,
   maxTextChars: 10_000,
 };
 
@@ -41,62 +34,40 @@ export class XmlRefusal extends Error {
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /** Parses the text into a tree, or throws XmlRefusal with the reason in Russian. */
-export function parseXml(text: string, limits: XmlLimits = REGISTRY_XML_LIMITS): XmlNode {
-  if (text.length > limits.maxChars) {
-    throw new XmlRefusal(`файл больше ${Math.round(limits.maxChars / 1024 / 1024)} МБ текста`);
-  }
-  const parser = new SaxesParser({ position: true });
+export function parseXml(text: string, limits = REGISTRY_XML_LIMITS): XmlNode {
   const stack: XmlNode[] = [];
   let root: XmlNode | null = null;
-  let elements = 0;
-  let failure: XmlRefusal | null = null;
-  const refuse = (message: string): never => {
-    failure ??= new XmlRefusal(message);
-    throw failure;
-  };
-  parser.on('doctype', () => refuse('в файле есть объявление DOCTYPE (сущности и DTD не принимаются)'));
-  parser.on('processinginstruction', (pi) => {
-    if (pi.target.toLowerCase() !== 'xml') {
-      refuse('в файле есть инструкции обработки XML');
-    }
-  });
-  parser.on('opentag', (tag) => {
-    elements += 1;
-    if (elements > limits.maxElements) {
-      refuse(`в файле больше ${limits.maxElements} элементов`);
-    }
-    if (stack.length + 1 > limits.maxDepth) {
-      refuse(`вложенность элементов глубже ${limits.maxDepth} уровней`);
-    }
-    const node: XmlNode = { name: localName(tag.name), children: [], text: '' };
-    if (stack.length > 0) {
-      stack[stack.length - 1]!.children.push(node);
-    } else {
-      root = node;
-    }
-    stack.push(node);
-  });
-  const addText = (value: string) => {
-    const node = stack[stack.length - 1];
-    if (!node) {
-      return;
-    }
-    if (node.text.length + value.length > limits.maxTextChars) {
-      refuse(`текст элемента ${node.name} длиннее ${limits.maxTextChars} символов`);
-    }
-    node.text += value;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    const node = stack.pop();
-    if (node) {
-      node.text = node.text.trim();
-    }
-  });
-  parser.on('error', (error) => {
-    refuse(`XML повреждён: ${error.message.replace(/^undefined:/, '').trim()}`);
-  });
+  const parser = new SafeXmlParser(
+    limits,
+    {
+      opentag: (tag) => {
+        const node: XmlNode = { name: localName(tag.name), children: [], text: '' };
+        if (stack.length > 0) {
+          stack[stack.length - 1]!.children.push(node);
+        } else {
+          root = node;
+        }
+        stack.push(node);
+      },
+      closetag: () => {
+        const node = stack.pop();
+        if (node) {
+          node.text = node.text.trim();
+        }
+      },
+      text: (value) => {
+        const node = stack[stack.length - 1];
+        if (!node) {
+          return;
+        }
+        if (node.text.length + value.length > limits.maxTextChars) {
+          throw new XmlRefusal(`текст элемента ${node.name} длиннее ${limits.maxTextChars} символов`);
+        }
+        node.text += value;
+      },
+    },
+    { label: 'XML отклонён' },
+  );
   try {
     // Fed in slices, so every cap is checked as the text streams, not after it is all parsed.
     const slice = 64 * 1024;
@@ -105,10 +76,13 @@ export function parseXml(text: string, limits: XmlLimits = REGISTRY_XML_LIMITS):
     }
     parser.close();
   } catch (error) {
-    if (failure) {
-      throw failure;
+    if (error instanceof XmlRefusal) {
+      throw error;
     }
-    throw new XmlRefusal(`XML повреждён: ${(error as Error).message}`);
+    if (isXmlLimitError(error)) {
+      throw new XmlRefusal(error.message);
+    }
+    throw new XmlRefusal(`XML повреждён: ${(error as Error).message.replace(/^undefined:/, '').trim()}`);
   }
   if (!root) {
     throw new XmlRefusal('в файле нет ни одного элемента XML');
