@@ -327,7 +327,7 @@ async function writeUploadCsv(filePath: string): Promise<void> {
   await pipeline(lines(), createWriteStream(filePath));
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -5,6 +5,7 @@ import type { BenchContext } from './harness.ts';
 import { benchItems } from './items.bench.ts';
 import { benchLoad } from './load.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
+import { benchProviders } from './providers.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
 
 /** Every benchmark of the project, in order. Later work adds its own here. */
@@ -15,6 +16,7 @@ const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> 
   { name: 'checks', run: benchChecks },
   { name: 'statistics', run: benchStatistics },
   { name: 'load', run: benchLoad },
+  { name: 'providers', run: benchProviders },
 ];
 
 const only = process.argv[2];

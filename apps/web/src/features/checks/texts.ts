@@ -77,6 +77,15 @@ export const texts = {
       confirmReset: (what: string) =>
         `Сохранённые ответы (${what}) будут удалены без возврата: следующие проверки снова обратятся к источникам и займут больше времени.`,
       allSources: 'все источники',
+      budget: 'Запросы и покрытие',
+      provider: (name: string) => `Поставщик: ${name}`,
+      requestsToday: (count: string, limit: string | null) =>
+        limit === null ? `Запросов сегодня: ${count}` : `Запросов сегодня: ${count} из ${limit}`,
+      coverage: (percent: string) => `Покрытие: ${percent} %`,
+      waiting: (count: string) => `Ждут запроса: ${count}`,
+      spend: (today: string, month: string) => `Расход: ${today} ₽ сегодня, ${month} ₽ за месяц`,
+      budgetHint:
+        'Покрытие — доля активных объектов с ответом источника моложе срока хранения; остальные ждут запроса (при дневном лимите — следующего дня).',
     },
     import: {
       title: (name: string) => `Новая версия данных: ${name}`,

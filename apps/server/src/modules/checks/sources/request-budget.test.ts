@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../testing/test-app.ts';
-import { countRequest, listRequestTotals, requestsLeftToday, takeRequest } from './request-budget.ts';
+import {
+  busiestSecond,
+  countRequest,
+  listRequestTotals,
+  requestsLeftToday,
+  takeRequest,
+} from './request-budget.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../../..');
 const nodeBinary = existsSync(path.join(repoRoot, 'node_modules/.bin/node'))
@@ -34,20 +40,6 @@ function takeInProcess(type: string, rate: number, count: number, concurrency: n
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
   });
-}
-
-/** The most send times that fall into any window of one second. */
-function busiestSecond(times: number[]): number {
-  const sorted = times.toSorted((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while (sorted[end]! - sorted[start]! >= 1000) {
-      start++;
-    }
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
 }
 
 describe('the rate limit of a source', () => {

@@ -186,3 +186,17 @@ export async function requestsLeftToday(
   );
   return Math.max(0, dailyLimit - (rows[0]?.requests ?? 0));
 }
+
+/** The most of these times (ms) that fall into any window of one second: what a rate limit caps. */
+export function busiestSecond(times: number[]): number {
+  const sorted = times.toSorted((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end]! - sorted[start]! >= 1000) {
+      start++;
+    }
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}

@@ -18,6 +18,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSources } from '../api/get-sources';
 import { useInvalidateCache } from '../api/invalidate-cache';
 import { ImportDatasetDialog } from './import-dataset-dialog';
+import { SourceBudget } from './source-budget';
 import { SourceImportProgress } from './source-import-progress';
 
 const t = texts.checks.sources;
@@ -130,6 +131,12 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       cell: (source) => (
         <Latency item={source.answerP95Ms} batch={source.batchP95Ms} batchItems={source.batchItemsP50} />
       ),
+    },
+    {
+      id: 'budget',
+      header: t.budget,
+      cellSx: { whiteSpace: 'nowrap' },
+      cell: (source) => <SourceBudget source={source} />,
     },
     {
       id: 'failures',

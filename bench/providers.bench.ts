@@ -1,0 +1,261 @@
+/**
+ * `npm run bench -- providers`: a regular run over BENCH_PROVIDER_ITEMS VINs for one remote source
+ * (`wanted`, the json-service protocol) served by a provider stand-in on loopback that answers after
+ * BENCH_PROVIDER_LATENCY_MS, with SOURCE_WANTED_RATE_LIMIT = BENCH_PROVIDER_RATE and two worker
+ * processes (the app serves the API only). Measured at the provider: the achieved rate against the
+ * limit, the busiest second, identifiers asked twice within the TTL; at the API meanwhile, p99.
+ * Then with a daily limit (BENCH_PROVIDER_DAILY_LIMIT, 30 % of the items by default): the run stops at
+ * the limit, coverage as the sources screen shows it, and the next Moscow day (the budget's day and
+ * the cached answers moved one day back, as the clock moving a day on would) continues with the rest.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { authEndpoints } from '@pledgewatch/contract';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import { busiestSecond } from '../apps/server/src/modules/checks/sources/request-budget.ts';
+import {
+  createOrganisation,
+  createUserAccount,
+} from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { type BenchContext, percentile } from './harness.ts';
+import { freePort } from './load.bench.ts';
+
+const ITEMS = Number(process.env.BENCH_PROVIDER_ITEMS ?? 20_000);
+const RATE = Number(process.env.BENCH_PROVIDER_RATE ?? 200);
+const LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS ?? 200);
+const DAILY_LIMIT = Number(process.env.BENCH_PROVIDER_DAILY_LIMIT ?? Math.round(ITEMS * 0.3));
+const WORKERS = Number(process.env.BENCH_PROVIDER_WORKERS ?? 2);
+/** The TTL of the source's answers: longer than the run, shorter than a day. */
+const TTL_SECONDS = 6 * 3600;
+const PASSWORD = 'bench-password';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const repoRoot = path.join(import.meta.dirname, '..');
+
+/** The provider stand-in: `GET /check?identifier=…` answers `{findings: []}` after the latency. */
+async function startProvider() {
+  const arrivals: { at: number; identifier: string }[] = [];
+  const server = http.createServer((request, response) => {
+    const identifier = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('identifier') ?? '';
+    arrivals.push({ at: performance.now(), identifier });
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"findings":[]}');
+    }, LATENCY_MS);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrivals,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function startProcess(
+  script: string,
+  env: Record<string, string>,
+): { child: ChildProcess; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/src', script)], {
+    cwd: repoRoot,
+    env: { ...process.env, DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exit = once(child, 'exit');
+  return {
+    child,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exit, sleep(20_000)]);
+        child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
+export async function benchProviders(context: BenchContext): Promise<void> {
+  const db = createPool(context.databaseUrl, 4);
+  await migrate(db);
+  const provider = await startProvider();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-providers-'));
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const organisationId = await createOrganisation(db, 'Бенчмарк поставщиков');
+    const email = `providers-${Date.now()}@bench.test`;
+    await createUserAccount(db, {
+      organisationId,
+      email,
+      fullName: 'Бенчмарк',
+      role: 'admin',
+      password: PASSWORD,
+    });
+    await db.query(
+      `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
+       SELECT $1, 'vin', 'XTW' || lpad(n::text, 14, '0'), 'form' FROM generate_series(1, $2) n`,
+      [organisationId, ITEMS],
+    );
+    await db.query('VACUUM ANALYZE monitoring_items');
+
+    const sourceEnv = (dailyLimit?: number): Record<string, string> => ({
+      DATABASE_URL: context.databaseUrl,
+      DATA_DIR: dataDir,
+      SOURCE_WANTED_PROVIDER: 'json-service',
+      SOURCE_WANTED_URL: provider.url,
+      SOURCE_WANTED_RATE_LIMIT: String(RATE),
+      SOURCE_WANTED_RETRIES: '2',
+      SOURCE_WANTED_TIMEOUT_MS: '5000',
+      SOURCE_WANTED_CACHE_TTL: String(TTL_SECONDS),
+      SOURCE_WANTED_PRICE: '1.5',
+      ...(dailyLimit === undefined ? {} : { SOURCE_WANTED_DAILY_LIMIT: String(dailyLimit) }),
+      CHECK_BATCH_SIZE: process.env.BENCH_PROVIDER_BATCH_SIZE ?? '500',
+      OUTBOUND_ALLOWED_RANGES: '127.0.0.0/8',
+    });
+    /** The app (API only) and the workers, started with the source's configuration. */
+    async function startStack(dailyLimit?: number) {
+      const port = await freePort();
+      const app = startProcess('server.ts', {
+        ...sourceEnv(dailyLimit),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        WORKERS: 'false',
+      });
+      const workers = Array.from({ length: WORKERS }, () =>
+        startProcess('worker.ts', { ...sourceEnv(dailyLimit), WORKERS: 'true' }),
+      );
+      const stop = async () => {
+        await Promise.all([app.stop(), ...workers.map((worker) => worker.stop())]);
+      };
+      stops.push(stop);
+      const base = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 120_000;
+      while (
+        !(await fetch(`${base}${authEndpoints.buildInfo.path}`)
+          .then((r) => r.ok)
+          .catch(() => false))
+      ) {
+        if (Date.now() > deadline) {
+          throw new Error('the app did not start');
+        }
+        await sleep(250);
+      }
+      const login = await fetch(`${base}${authEndpoints.login.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
+      });
+      const token = ((await login.json()) as { access_token: string }).access_token;
+      return { base, authorization: `Bearer ${token}`, stop };
+    }
+
+    /** Starts a run through the API and waits for its end, calling the API meanwhile; latencies out. */
+    async function runOnce(stack: { base: string; authorization: string }) {
+      const started = await fetch(`${stack.base}/api/v1/monitoring/check-runs`, {
+        method: 'POST',
+        headers: { authorization: stack.authorization },
+      });
+      if (started.status !== 202) {
+        throw new Error(`run not started: ${started.status} ${await started.text()}`);
+      }
+      const { id } = (await started.json()) as { id: string };
+      const latencies: number[] = [];
+      let done = false;
+      const callers = Array.from({ length: 4 }, async (_, n) => {
+        const paths = ['/api/v1/monitoring/sources', '/api/v1/monitoring/items?page=1&pageSize=25'];
+        while (!done) {
+          const t0 = performance.now();
+          const response = await fetch(`${stack.base}${paths[n % paths.length]}`, {
+            headers: { authorization: stack.authorization },
+          });
+          await response.arrayBuffer();
+          latencies.push(performance.now() - t0);
+          await sleep(50);
+        }
+      });
+      const t0 = performance.now();
+      for (;;) {
+        const { rows } = await db.query<{ status: string }>('SELECT status FROM check_runs WHERE id = $1', [
+          id,
+        ]);
+        if (!['queued', 'running'].includes(rows[0]!.status)) {
+          break;
+        }
+        await sleep(200);
+      }
+      done = true;
+      await Promise.all(callers);
+      return { seconds: (performance.now() - t0) / 1000, latencies: latencies.sort((a, b) => a - b) };
+    }
+
+    const coverageOf = async (stack: { base: string; authorization: string }) => {
+      const response = await fetch(`${stack.base}/api/v1/monitoring/sources`, {
+        headers: { authorization: stack.authorization },
+      });
+      const { items } = (await response.json()) as {
+        items: { type: string; coverage: number; requestsToday: number; itemsWaiting: number }[];
+      };
+      return items.find((item) => item.type === 'wanted')!;
+    };
+
+    // ─── 1. No daily limit: the rate ───────────────────────────────────────────────────────
+    let stack = await startStack();
+    const first = await runOnce(stack);
+    const times = provider.arrivals.map((a) => a.at);
+    const span = (Math.max(...times) - Math.min(...times)) / 1000;
+    const achieved = (times.length - 1) / span;
+    const busiest = busiestSecond(times);
+    const askedTwice = times.length - new Set(provider.arrivals.map((a) => a.identifier)).size;
+    const p99 = percentile(first.latencies, 99);
+    console.log(
+      `\nproviders: ${ITEMS.toLocaleString('en')} VIN items, limit ${RATE}/s, latency ${LATENCY_MS} ms, ${WORKERS} workers`,
+    );
+    console.log(
+      `  run ${first.seconds.toFixed(1)} s; ${times.length} requests in ${span.toFixed(1)} s = ${achieved.toFixed(1)}/s ` +
+        `(ratio ${(achieved / RATE).toFixed(3)}); busiest second ${busiest} (limit ${RATE}); asked twice ${askedTwice}; ` +
+        `API p50 ${percentile(first.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${first.latencies.length} calls`,
+    );
+    await stack.stop();
+
+    // ─── 2. A daily limit: stop at it, continue the next day ───────────────────────────────
+    await db.query(`DELETE FROM source_cache; DELETE FROM source_request_days`);
+    provider.arrivals.length = 0;
+    stack = await startStack(DAILY_LIMIT);
+    await runOnce(stack);
+    const dayOne = provider.arrivals.length;
+    const coverage = await coverageOf(stack);
+    console.log(
+      `  daily limit ${DAILY_LIMIT}: day 1 asked ${dayOne}, requests today ${coverage.requestsToday}, coverage ${coverage.coverage}, waiting ${coverage.itemsWaiting}`,
+    );
+    // The next Moscow day, as the clock moving a day on would make it.
+    await db.query(`UPDATE source_request_days SET day = day - 1`);
+    await db.query(
+      `UPDATE source_cache SET fetched_at = fetched_at - interval '1 day', expires_at = expires_at - interval '1 day'`,
+    );
+    await runOnce(stack);
+    const dayTwoIds = provider.arrivals.slice(dayOne).map((a) => a.identifier);
+    const dayOneIds = new Set(provider.arrivals.slice(0, dayOne).map((a) => a.identifier));
+    const repeated = dayTwoIds.filter((identifier) => dayOneIds.has(identifier)).length;
+    const next = await coverageOf(stack);
+    console.log(
+      `  day 2 asked ${dayTwoIds.length} (of them asked on day 1: ${repeated}), requests today ${next.requestsToday}, waiting ${next.itemsWaiting}`,
+    );
+    await stack.stop();
+    console.log(
+      `RESULT providers rate_ratio=${(achieved / RATE).toFixed(3)} busiest_second=${busiest} asked_twice=${askedTwice} ` +
+        `coverage=${coverage.coverage} day2_new=${dayTwoIds.length - repeated} api_p99_ms=${p99.toFixed(1)}`,
+    );
+  } finally {
+    for (const stop of stops) {
+      await stop();
+    }
+    await provider.close();
+    await db.end();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
