@@ -26,6 +26,8 @@ export const TOAST_OPTIONS = {
   position: 'bottom-center',
   hideProgressBar: true,
   closeOnClick: false,
+  // The library's default names the region in English («Notifications Alt+T»); Alt+T still focuses it.
+  'aria-label': 'Уведомления (Alt+T)',
 } as const;
 
 export const LOADING_BAR = {

@@ -33,6 +33,7 @@ import {
   toOutcome,
 } from '../utils/add-outcome';
 import {
+  applyRowChange,
   checkRow,
   emptyRow,
   type GridRow,
@@ -82,17 +83,7 @@ export function RowsGrid() {
   };
 
   const changeRow = (key: string, changes: Partial<GridRow>) =>
-    setRows((current) =>
-      current.map((row) => {
-        if (row.key !== key) {
-          return row;
-        }
-        const blamed = row.serverError?.field;
-        const fixed =
-          blamed !== undefined && (blamed in changes || (blamed === 'identifier' && 'type' in changes));
-        return { ...row, ...changes, serverError: fixed ? null : row.serverError };
-      }),
-    );
+    setRows((current) => current.map((row) => (row.key === key ? applyRowChange(row, changes) : row)));
 
   const pasteIntoRow = (key: string, event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text');

@@ -26,6 +26,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { useAddDocumentItems } from '../api/add-document-items';
 import { useAddVinItems } from '../api/add-vin-items';
 import { type AddOutcome, toOutcome } from '../utils/add-outcome';
+import { typedVin } from '../utils/grid-rows';
 import { AddResult } from './add-result';
 import { VinPreview } from './vin-preview';
 
@@ -186,7 +187,12 @@ function VinForm({ onResult }: { onResult: (outcome: AddOutcome | null) => void 
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>
             <TextField
-              {...register('vin')}
+              {...register('vin', {
+                // Kept in capitals as typed, like the pledge form: what is seen is what is sent.
+                onChange: (event: { target: HTMLInputElement }) => {
+                  event.target.value = typedVin(event.target.value);
+                },
+              })}
               label={t.vin}
               required
               fullWidth

@@ -53,6 +53,23 @@ export const emptyRow = (type: GridRowType = 'vin'): GridRow => ({
   serverError: null,
 });
 
+/** A VIN as typed, shown and kept in capitals (as the pledge form and the server have it). */
+export const typedVin = (text: string): string => text.toUpperCase();
+
+/**
+ * A row after an edit: a VIN row keeps its identifier in capitals, and the server's refusal goes once
+ * the field it names (or the row's type, for the identifier) is edited.
+ */
+export function applyRowChange(row: GridRow, changes: Partial<GridRow>): GridRow {
+  const next = { ...row, ...changes };
+  if (next.type === 'vin') {
+    next.identifier = typedVin(next.identifier);
+  }
+  const blamed = row.serverError?.field;
+  const fixed = blamed !== undefined && (blamed in changes || (blamed === 'identifier' && 'type' in changes));
+  return { ...next, serverError: fixed ? null : row.serverError };
+}
+
 /** The same rules the server applies, so a row is marked while it is typed. */
 export function checkRow(row: Pick<GridRow, 'type' | 'identifier'>): RowCheck {
   if (row.identifier.trim() === '') {
