@@ -32,6 +32,7 @@ import { uploadRoutes } from './modules/uploads/index.ts';
 import { currentUserRoutes, memberRoutes, userRoutes } from './modules/users/index.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
+import idempotencyPlugin from './plugins/idempotency.ts';
 import inputGuardPlugin from './plugins/input-guard.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import mailerPlugin from './plugins/mailer.ts';
@@ -161,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authenticateToken: (options) =>
       options.token.startsWith(API_KEY_PREFIX) ? authenticateApiKey(options) : authenticateToken(options),
   });
+  await app.register(idempotencyPlugin);
   await app.register(swaggerPlugin, { appUrl: config.appUrl });
 
   const build = readBuildId(config.webDist);

@@ -10,6 +10,7 @@ export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './finding-format.ts';
 export * from './health.ts';
+export * from './idempotency.ts';
 export * from './messages.ts';
 export * from './monitoring-items.ts';
 export * from './news.ts';

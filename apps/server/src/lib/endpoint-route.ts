@@ -1,4 +1,9 @@
-import { type EndpointDefinition, operationIdOf } from '@pledgewatch/contract';
+import {
+  type EndpointDefinition,
+  IDEMPOTENT_ENDPOINTS,
+  idempotencyHeadersSchema,
+  operationIdOf,
+} from '@pledgewatch/contract';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -59,11 +64,15 @@ export function route<E extends EndpointDefinition>(
       : endpoint.bodyType === 'form'
         ? ['application/x-www-form-urlencoded']
         : undefined;
+  const idempotent = IDEMPOTENT_ENDPOINTS.includes(endpoint);
   app.route({
     method: endpoint.method,
     url: pathBelowPrefix(app.prefix, endpoint.path),
     ...options,
+    // plugins/idempotency.ts replays these POSTs' first answer to a retry with the same key.
+    config: { idempotent },
     schema: {
+      ...(idempotent ? { headers: idempotencyHeadersSchema } : {}),
       operationId: operationIdOf(endpoint),
       tags: [...endpoint.tags],
       summary: endpoint.summary,
