@@ -65,7 +65,7 @@ async function binaries(packageName?: string): Promise<Binaries> {
 }
 
 /** uid/gid the server runs as: PostgreSQL refuses to run as root, so root runs it as `postgres`. */
-async function serverUser(): Promise<{ uid: number; gid: number } | undefined> {
+export async function serverUser(): Promise<{ uid: number; gid: number } | undefined> {
   if (process.getuid?.() !== 0) {
     return undefined;
   }
@@ -302,7 +302,7 @@ export async function startEmbeddedPostgres(options: {
   };
   process.on('exit', onProcessExit);
 
-  const connectionString = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+  const connectionString = embeddedConnectionString(port);
   const admin = new pg.Client({ connectionString: connectionString.replace(/\/[^/]+$/, '/postgres') });
   admin.on('error', () => {});
   await admin.connect();
@@ -334,5 +334,37 @@ export function embeddedServerPid(dataDir: string): number | undefined {
     return pid && alive(pid) ? pid : undefined;
   } catch {
     return undefined;
+  }
+}
+
+const embeddedConnectionString = (port: number) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+
+/**
+ * The server of a data folder that is running now (the app's, or one left by a killed app), and how
+ * to reach it: postmaster.pid's first line is its pid, its fourth the port it listens on.
+ */
+export function runningEmbeddedServer(
+  dataDir: string,
+): { pid: number; connectionString: string; appPid: number | undefined } | undefined {
+  const [pid, , , port] = readTextOr(path.join(dataDir, 'postgres', 'postmaster.pid'), '')
+    .split('\n')
+    .map(Number);
+  if (!pid || !port || !alive(pid)) {
+    return undefined;
+  }
+  const appPid = Number(readTextOr(path.join(dataDir, 'app.pid'), '0'));
+  return {
+    pid,
+    connectionString: embeddedConnectionString(port),
+    appPid: appPid && alive(appPid) ? appPid : undefined,
+  };
+}
+
+function readTextOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
   }
 }
