@@ -188,7 +188,7 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
  * container) holds the data folder; it is stopped so this start succeeds. One still owned by a live
  * app process is that app's: refuse instead of taking it away.
  */
-async function releaseOrphan(dataDir: string, databaseDir: string): Promise<void> {
+export async function releaseOrphan(dataDir: string, databaseDir: string): Promise<void> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   const postmaster = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]);
   if (!postmaster || !alive(postmaster)) {

@@ -90,8 +90,12 @@ export interface NodeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function spawnNode(script: 'server' | 'worker', env: Record<string, string>): NodeProcess {
-  const child = spawn(nodeBinary, [path.join(repoRoot, `apps/server/src/${script}.ts`)], {
+export function spawnNode(
+  script: 'server' | 'worker' | 'cli',
+  env: Record<string, string>,
+  args: string[] = [],
+): NodeProcess {
+  const child = spawn(nodeBinary, [path.join(repoRoot, `apps/server/src/${script}.ts`), ...args], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../demo/demo-seed.ts';
 import { createOrganisation } from '../../modules/organisations/organisations.service.ts';
+import { tableFingerprints } from '../../testing/table-fingerprints.ts';
 import { startEmbeddedPostgres } from '../embedded.ts';
 import { migrate } from '../migrate.ts';
 import { createPool } from '../pool.ts';
@@ -25,31 +26,8 @@ const freshDir = async (name: string) => {
   return dir;
 };
 
-/**
- * Every table of the database (the app's and pg-boss's): its row count and an MD5 of its rows in
- * a fixed order, so two databases with equal fingerprints hold the same data.
- */
-async function fingerprint(connectionString: string): Promise<Record<string, string>> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    const tables = await client.query<{ name: string }>(
-      `SELECT format('%I.%I', n.nspname, c.relname) AS name
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('public', 'pgboss') ORDER BY 1`,
-    );
-    const result: Record<string, string> = {};
-    for (const { name } of tables.rows) {
-      const { rows } = await client.query<{ count: number; md5: string | null }>(
-        `SELECT count(*)::int AS count, md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS md5 FROM ${name} t`,
-      );
-      result[name] = `${rows[0]!.count} ${rows[0]!.md5 ?? '-'}`;
-    }
-    return result;
-  } finally {
-    await client.end();
-  }
-}
+/** Every table of the app's and pg-boss's schemas (see tableFingerprints). */
+const fingerprint = (connectionString: string) => tableFingerprints(connectionString, ['public', 'pgboss']);
 
 async function seed(connectionString: string): Promise<void> {
   const pool = createPool(connectionString, 2);
@@ -72,101 +50,106 @@ async function fingerprintOf(dataDir: string): Promise<Record<string, string>> {
 }
 
 // Each case starts and stops embedded servers and seeds the demo: tens of seconds on a busy machine.
-describe('backup and restore of the embedded database', { timeout: 180_000 }, () => {
-  const file = path.join(work, 'embedded.backup');
-  let seeded: Record<string, string>;
-  let later: Record<string, string>;
+// The embedded database is PostgreSQL 18 whatever TEST_DB says: run once, in the embedded pass.
+describe.skipIf(process.env.TEST_DB === 'server')(
+  'backup and restore of the embedded database',
+  { timeout: 180_000 },
+  () => {
+    const file = path.join(work, 'embedded.backup');
+    let seeded: Record<string, string>;
+    let later: Record<string, string>;
 
-  it('backs up the running database through the low-level API and restores it into a fresh DATA_DIR', async () => {
-    const source = await freshDir('source');
-    const database = await startEmbeddedPostgres({ dataDir: source });
-    try {
-      await seed(database.connectionString);
-      seeded = await fingerprint(database.connectionString);
-      expect(Number(seeded['public.monitoring_items']!.split(' ')[0])).toBeGreaterThan(0);
-      await backupDatabase({ config: { dataDir: source }, file, log });
-      // Written after the backup: not in it.
-      const pool = createPool(database.connectionString, 1);
-      await createOrganisation(pool, 'После копии');
-      await pool.end();
-      later = await fingerprint(database.connectionString);
-    } finally {
-      await database.stop();
-    }
-    expect(later).not.toEqual(seeded);
+    it('backs up the running database through the low-level API and restores it into a fresh DATA_DIR', async () => {
+      const source = await freshDir('source');
+      const database = await startEmbeddedPostgres({ dataDir: source });
+      try {
+        await seed(database.connectionString);
+        seeded = await fingerprint(database.connectionString);
+        expect(Number(seeded['public.monitoring_items']!.split(' ')[0])).toBeGreaterThan(0);
+        await backupDatabase({ config: { dataDir: source }, file, log });
+        // Written after the backup: not in it.
+        const pool = createPool(database.connectionString, 1);
+        await createOrganisation(pool, 'После копии');
+        await pool.end();
+        later = await fingerprint(database.connectionString);
+      } finally {
+        await database.stop();
+      }
+      expect(later).not.toEqual(seeded);
 
-    const target = await freshDir('target');
-    await restoreDatabase({ config: { dataDir: target }, file, force: false, log });
-    expect(await fingerprintOf(target)).toEqual(seeded);
-    // The folder is the server's alone, as PostgreSQL requires.
-    expect((await stat(path.join(target, 'postgres'))).mode & 0o777).toBe(0o700);
-  });
+      const target = await freshDir('target');
+      await restoreDatabase({ config: { dataDir: target }, file, force: false, log });
+      expect(await fingerprintOf(target)).toEqual(seeded);
+      // The folder is the server's alone, as PostgreSQL requires.
+      expect((await stat(path.join(target, 'postgres'))).mode & 0o777).toBe(0o700);
+    });
 
-  it('packs one file with a manifest of SHA-256 checksums, and the WAL written during the backup', async () => {
-    const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
-      stdout: execFileSync('tar', ['-tf', file], { encoding: 'utf8' }),
-    }));
-    const names = stdout.split('\n');
-    expect(names.at(-2)).toBe('backup-manifest.json');
-    expect(names).toContain('postgres/backup_label');
-    expect(names).toContain('postgres/PG_VERSION');
-    expect(names.some((name) => /^postgres\/pg_wal\/[0-9A-F]{24}$/.test(name))).toBe(true);
-    expect(names).not.toContain('postgres/postmaster.pid');
-  });
+    it('packs one file with a manifest of SHA-256 checksums, and the WAL written during the backup', async () => {
+      const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({
+        stdout: execFileSync('tar', ['-tf', file], { encoding: 'utf8' }),
+      }));
+      const names = stdout.split('\n');
+      expect(names.at(-2)).toBe('backup-manifest.json');
+      expect(names).toContain('postgres/backup_label');
+      expect(names).toContain('postgres/PG_VERSION');
+      expect(names.some((name) => /^postgres\/pg_wal\/[0-9A-F]{24}$/.test(name))).toBe(true);
+      expect(names).not.toContain('postgres/postmaster.pid');
+    });
 
-  it('refuses to restore over a database unless --force, then replaces it', async () => {
-    const target = path.join(work, 'target');
-    await expect(restoreDatabase({ config: { dataDir: target }, file, force: false, log })).rejects.toThrow(
-      /уже есть база данных.*--force/,
-    );
-    await restoreDatabase({ config: { dataDir: target }, file, force: true, log });
-    expect(await fingerprintOf(target)).toEqual(seeded);
-  });
-
-  it('refuses to restore while the database runs', async () => {
-    const target = path.join(work, 'target');
-    const database = await startEmbeddedPostgres({ dataDir: target });
-    try {
-      await expect(restoreDatabase({ config: { dataDir: target }, file, force: true, log })).rejects.toThrow(
-        /сейчас работает.*остановите приложение/,
+    it('refuses to restore over a database unless --force, then replaces it', async () => {
+      const target = path.join(work, 'target');
+      await expect(restoreDatabase({ config: { dataDir: target }, file, force: false, log })).rejects.toThrow(
+        /уже есть база данных.*--force/,
       );
-    } finally {
-      await database.stop();
-    }
-  });
+      await restoreDatabase({ config: { dataDir: target }, file, force: true, log });
+      expect(await fingerprintOf(target)).toEqual(seeded);
+    });
 
-  it('refuses an altered or cut backup, writing nothing', async () => {
-    const archive = await readFile(file);
-    const altered = path.join(work, 'altered.backup');
-    // The first byte of PG_VERSION's data, right after its entry's 512-byte header.
-    const offset = archive.indexOf(Buffer.from('postgres/PG_VERSION')) + 512;
-    const copy = Buffer.from(archive);
-    copy[offset] = copy[offset]! ^ 0xff;
-    await writeFile(altered, copy);
-    const target = await freshDir('altered');
-    await expect(
-      restoreDatabase({ config: { dataDir: target }, file: altered, force: false, log }),
-    ).rejects.toThrow(/повреждён/);
-    expect(existsSync(path.join(target, 'postgres'))).toBe(false);
+    it('refuses to restore while the database runs', async () => {
+      const target = path.join(work, 'target');
+      const database = await startEmbeddedPostgres({ dataDir: target });
+      try {
+        await expect(
+          restoreDatabase({ config: { dataDir: target }, file, force: true, log }),
+        ).rejects.toThrow(/сейчас работает.*остановите приложение/);
+      } finally {
+        await database.stop();
+      }
+    });
 
-    const cut = path.join(work, 'cut.backup');
-    const handle = await open(cut, 'w');
-    await handle.write(archive.subarray(0, Math.floor(archive.length / 2 / 512) * 512));
-    await handle.close();
-    await expect(
-      restoreDatabase({ config: { dataDir: target }, file: cut, force: false, log }),
-    ).rejects.toThrow(/неполный|повреждён|не читается/);
-    expect(existsSync(path.join(target, 'postgres'))).toBe(false);
-  });
+    it('refuses an altered or cut backup, writing nothing', async () => {
+      const archive = await readFile(file);
+      const altered = path.join(work, 'altered.backup');
+      // The first byte of PG_VERSION's data, right after its entry's 512-byte header.
+      const offset = archive.indexOf(Buffer.from('postgres/PG_VERSION')) + 512;
+      const copy = Buffer.from(archive);
+      copy[offset] = copy[offset]! ^ 0xff;
+      await writeFile(altered, copy);
+      const target = await freshDir('altered');
+      await expect(
+        restoreDatabase({ config: { dataDir: target }, file: altered, force: false, log }),
+      ).rejects.toThrow(/повреждён/);
+      expect(existsSync(path.join(target, 'postgres'))).toBe(false);
 
-  it('backs up a stopped database too', async () => {
-    const stoppedFile = path.join(work, 'stopped.backup');
-    await backupDatabase({ config: { dataDir: path.join(work, 'source') }, file: stoppedFile, log });
-    const target = await freshDir('from-stopped');
-    await restoreDatabase({ config: { dataDir: target }, file: stoppedFile, force: false, log });
-    expect(await fingerprintOf(target)).toEqual(later);
-  });
-});
+      const cut = path.join(work, 'cut.backup');
+      const handle = await open(cut, 'w');
+      await handle.write(archive.subarray(0, Math.floor(archive.length / 2 / 512) * 512));
+      await handle.close();
+      await expect(
+        restoreDatabase({ config: { dataDir: target }, file: cut, force: false, log }),
+      ).rejects.toThrow(/неполный|повреждён|не читается/);
+      expect(existsSync(path.join(target, 'postgres'))).toBe(false);
+    });
+
+    it('backs up a stopped database too', async () => {
+      const stoppedFile = path.join(work, 'stopped.backup');
+      await backupDatabase({ config: { dataDir: path.join(work, 'source') }, file: stoppedFile, log });
+      const target = await freshDir('from-stopped');
+      await restoreDatabase({ config: { dataDir: target }, file: stoppedFile, force: false, log });
+      expect(await fingerprintOf(target)).toEqual(later);
+    });
+  },
+);
 
 it('names a missing pg_dump of the server’s version and how to install it, in one sentence', async () => {
   await expect(findClientTool('pg_dump', 99)).rejects.toThrow(

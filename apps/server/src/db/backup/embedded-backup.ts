@@ -9,7 +9,7 @@ import { chmod, chown, lstat, mkdir, readdir, readFile, rename, rm } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { runningEmbeddedServer, serverUser, startEmbeddedPostgres } from '../embedded.ts';
+import { releaseOrphan, runningEmbeddedServer, serverUser, startEmbeddedPostgres } from '../embedded.ts';
 import { type ArchiveWriter, extractArchive, writeArchive } from './backup-archive.ts';
 import { BackupError } from './backup-error.ts';
 
@@ -187,13 +187,17 @@ export async function restoreEmbedded(options: {
   log: (line: string) => void;
 }) {
   const { dataDir } = options;
+  const databaseDir = path.join(dataDir, DATABASE_FOLDER);
   const running = runningEmbeddedServer(dataDir);
-  if (running) {
+  if (running?.appPid) {
     throw new BackupError(
-      `Встроенная база в DATA_DIR=${dataDir} сейчас работает (${running.appPid ? `приложение, pid ${running.appPid}` : `PostgreSQL, pid ${running.pid}`}): остановите приложение и повторите восстановление`,
+      `Встроенная база в DATA_DIR=${dataDir} сейчас работает (приложение, pid ${running.appPid}): остановите приложение и повторите восстановление`,
     );
   }
-  const databaseDir = path.join(dataDir, DATABASE_FOLDER);
+  if (running) {
+    // A server whose app (or restore) was killed: stopped, as the app's own start does.
+    await releaseOrphan(dataDir, databaseDir);
+  }
   const existing = await readdir(databaseDir).catch(() => [] as string[]);
   if (existing.length > 0 && !options.force) {
     throw new BackupError(
