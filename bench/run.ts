@@ -4,6 +4,7 @@ import { benchChecks } from './checks.bench.ts';
 import type { BenchContext } from './harness.ts';
 import { benchItems } from './items.bench.ts';
 import { benchLoad } from './load.bench.ts';
+import { benchPassports } from './passports.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchProviders } from './providers.bench.ts';
 import { benchStatistics } from './statistics.bench.ts';
@@ -17,6 +18,7 @@ const BENCHMARKS: { name: string; run: (context: BenchContext) => Promise<void> 
   { name: 'statistics', run: benchStatistics },
   { name: 'load', run: benchLoad },
   { name: 'providers', run: benchProviders },
+  { name: 'passports', run: benchPassports },
 ];
 
 const only = process.argv[2];

@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import unbzip2 from 'unbzip2-stream';
@@ -25,16 +26,59 @@ export async function readFileHead(path: string, bytes = 4): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
+let bunzip2Found: boolean | undefined;
+/** Whether Debian's `bunzip2` (package bzip2, in the base system) can be run here; asked once. */
+export function hasBunzip2(): boolean {
+  bunzip2Found ??= spawnSync('bunzip2', ['--help'], { stdio: 'ignore' }).status === 0;
+  return bunzip2Found;
+}
+
+/** bunzip2 as a child process: the file in, the text out; a broken archive ends it with an error. */
+function bunzip2Stream(file: Readable): Readable {
+  const child = spawn('bunzip2', ['-c'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  file.on('error', (error) => out.destroy(error));
+  child.stdin.on('error', () => {}); // bunzip2 gave up on the input: its exit code says why
+  file.pipe(child.stdin);
+  child.stdout.pipe(out, { end: false });
+  let exited: number | null | undefined;
+  let drained = false;
+  const finish = () => {
+    if (exited === undefined || !drained) {
+      return;
+    }
+    if (exited === 0) {
+      out.end();
+    } else {
+      out.destroy(new Error(`bunzip2 exited with ${exited}`));
+    }
+  };
+  child.stdout.on('end', () => {
+    drained = true;
+    finish();
+  });
+  child.on('exit', (code) => {
+    exited = code;
+    finish();
+  });
+  out.on('close', () => child.kill());
+  return out;
+}
+
 /**
- * The list's bytes as text, decompressed as a stream when the file is bzip2 (pure JavaScript,
- * unbzip2-stream: no native code, no external program); `onRead` is told the compressed bytes read
- * so far (the progress), and more than `maxBytes` of text refuses the file (a bzip2 bomb).
+ * The list's bytes as text, decompressed as a stream when the file is bzip2; `onRead` is told the
+ * compressed bytes read so far (the progress), and more than `maxBytes` of text refuses the file (a
+ * bzip2 bomb). Decompressed by Debian's `bunzip2` when it is installed (`useBunzip2`, by default):
+ * the pure-JavaScript decoder (unbzip2-stream) is the fallback, at about half its speed and with a
+ * heap that grows with its garbage (docs/datasets.md, measured by `npm run bench -- passports`).
  */
 export async function* openListText(options: {
   path: string;
   /** The name it was sent under: a `.bz2` that is not bzip2 is refused as such. */
   fileName?: string;
   maxBytes: number;
+  /** false: the pure-JavaScript decoder even where bunzip2 is installed (tests of both paths). */
+  useBunzip2?: boolean;
   onRead?: (bytes: number) => void;
 }): AsyncGenerator<Buffer> {
   const bz2 = isBzip2(await readFileHead(options.path));
@@ -49,7 +93,9 @@ export async function* openListText(options: {
     throw new PassportListError('Файл назван .bz2, но это не архив bzip2');
   }
   let stream: Readable = file;
-  if (bz2) {
+  if (bz2 && options.useBunzip2 !== false && hasBunzip2()) {
+    stream = bunzip2Stream(file);
+  } else if (bz2) {
     // unbzip2-stream is an old-style stream: piped into a PassThrough to be read with for await.
     const inflate = unbzip2();
     const out = new PassThrough({ highWaterMark: 1024 * 1024 });

@@ -37,6 +37,8 @@ export async function importPassportList(options: {
   fileName?: string;
   maxTextBytes: number;
   dropGraceMs?: number;
+  /** false: the pure-JavaScript bzip2 decoder even where bunzip2 is installed. */
+  useBunzip2?: boolean;
   /** Called after each phase (tests and the fault suite stop the import there). */
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<PassportListImportResult | { failure: string }> {
@@ -75,6 +77,7 @@ export async function importPassportList(options: {
         path: options.filePath,
         fileName: options.fileName,
         maxBytes: options.maxTextBytes,
+        useBunzip2: options.useBunzip2,
         onRead: (bytes) => {
           bytesRead = bytes;
         },

@@ -175,6 +175,7 @@ export async function runSourceImport(options: {
   importId: string;
   lastAttempt: boolean;
   dropGraceMs?: number;
+  useBunzip2?: boolean;
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<void> {
   const job = await getImportJob(options.db, options.importId);
@@ -193,6 +194,7 @@ export async function runSourceImport(options: {
       fileName: job.file_name,
       maxTextBytes: options.config.uploadMaxUnzippedBytes,
       dropGraceMs: options.dropGraceMs,
+      useBunzip2: options.useBunzip2,
       onPhase: options.onPhase,
     });
   } catch (error) {

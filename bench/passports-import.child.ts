@@ -1,0 +1,49 @@
+/**
+ * Runs one import of the MVD list through the real job path (queued as the API queues it, then the
+ * job's runSourceImport) in its own process, so the parent can report this process's peak RSS.
+ * Prints one JSON line.
+ */
+import { randomUUID } from 'node:crypto';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import type { JobQueue } from '../apps/server/src/jobs/job-definition.ts';
+import {
+  queueListImport,
+  runSourceImport,
+} from '../apps/server/src/modules/checks/passport-list/passport-list.service.ts';
+
+const [databaseUrl, filePath] = process.argv.slice(2) as [string, string];
+const db = createPool(databaseUrl, 3);
+// The job is run in-process below; the queue only has to accept the send.
+const queue = { send: async () => null } as unknown as JobQueue;
+let peak = 0;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 50);
+const t0 = performance.now();
+const importId = await queueListImport(db, queue, {
+  importId: randomUUID(),
+  filePath,
+  fileName: 'list_of_expired_passports.csv.bz2',
+  bytes: 0,
+  createdBy: null,
+});
+await runSourceImport({
+  db,
+  config: { uploadMaxUnzippedBytes: 64 * 1024 ** 3 },
+  importId,
+  lastAttempt: true,
+});
+const totalMs = performance.now() - t0;
+clearInterval(sampler);
+const { rows } = await db.query(
+  'SELECT status, records_total, rows_rejected, failure, storage_table FROM source_imports WHERE id = $1',
+  [importId],
+);
+await db.end();
+console.log(
+  JSON.stringify({
+    totalMs,
+    peakRss: Math.max(peak, process.resourceUsage().maxRSS * 1024),
+    import: rows[0],
+  }),
+);

@@ -1,0 +1,245 @@
+import { execFile, spawn } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { from as copyFrom } from 'pg-copy-streams';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { createPool } from '../apps/server/src/db/pool.ts';
+import { listedBatchSql } from '../apps/server/src/modules/checks/passport-list/passport-list.queries.ts';
+import { createSourceAdapter } from '../apps/server/src/modules/checks/sources/source-registry.ts';
+import { createOrganisation } from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { type BenchContext, percentile } from './harness.ts';
+
+const ROWS = Number(process.env.BENCH_PASSPORT_ROWS ?? 100_000_000);
+/** Monitored passports of the regular-run comparison. */
+const ITEMS = Number(process.env.BENCH_PASSPORT_ITEMS ?? 1_000_000);
+const MALFORMED_EVERY = 1000;
+const BATCH = 10_000;
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const s = (ms: number) => (ms / 1000).toFixed(1);
+
+/**
+ * The list's keys: about one passport in a hundred possible, as in the real list (over 10^8 of
+ * 10^10), so a smaller run keeps the real list's density: keys in [0, ROWS × 100).
+ */
+const SPACE = Math.min(1e10, ROWS * 100);
+let seed = 20240601;
+const random = () => {
+  // xorshift32: reproducible and fast enough for 10^8 rows.
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 4294967296;
+};
+const randomKey = () => String(Math.floor(random() * SPACE)).padStart(10, '0');
+
+/**
+ * The list in the published format (header, `SSSS,NNNNNN`, 0.1 % malformed rows) through Debian's
+ * bzip2, and the same rows cleaned (one 10-digit key a line) for the COPY reference.
+ */
+async function writeFiles(bz2Path: string, cleanPath: string): Promise<void> {
+  const bzip2 = spawn('bzip2', ['-c'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const compressed = pipeline(bzip2.stdout, createWriteStream(bz2Path));
+  const clean = createWriteStream(cleanPath);
+  const write = async (stream: NodeJS.WritableStream, text: string) => {
+    if (!stream.write(text)) {
+      await new Promise((resolve) => stream.once('drain', resolve));
+    }
+  };
+  await write(bzip2.stdin, 'PASSP_SERIES,PASSP_NUMBER\n');
+  let text = '';
+  let keys = '';
+  for (let row = 0; row < ROWS; row++) {
+    const key = randomKey();
+    if (row % MALFORMED_EVERY === MALFORMED_EVERY - 1) {
+      text +=
+        row % 3 === 0
+          ? `${key.slice(0, 4)};${key.slice(4)}\n`
+          : row % 3 === 1
+            ? `${key.slice(0, 3)}A,${key.slice(4)}\n`
+            : '\n';
+    } else {
+      text += `${key.slice(0, 4)},${key.slice(4)}\n`;
+      keys += `${key}\n`;
+    }
+    if (text.length > 1 << 20) {
+      await write(bzip2.stdin, text);
+      await write(clean, keys);
+      text = '';
+      keys = '';
+    }
+  }
+  await write(bzip2.stdin, text);
+  bzip2.stdin.end();
+  await new Promise<void>((resolve, reject) =>
+    clean.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+  await compressed;
+}
+
+/**
+ * `npm run bench -- passports`: the MVD list of BENCH_PASSPORT_ROWS rows through the real import job
+ * (decompress, parse, validate, load, index, switch) beside the reference measured in the same run:
+ * COPY of the same rows, already decompressed and cleaned, into a bare bigint table, then its index.
+ * Lookups (the source's own query) are timed during the import and after it, and a regular run's
+ * match of BENCH_PASSPORT_ITEMS monitored passports, batch by batch as the run issues it, beside the
+ * bare SQL join of the same items to the same version's table.
+ */
+export async function benchPassports({ databaseUrl }: BenchContext): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-passports-'));
+  const db = createPool(databaseUrl, 6);
+  try {
+    await migrate(db);
+    const bz2 = path.join(dir, 'list_of_expired_passports.csv.bz2');
+    const clean = path.join(dir, 'clean.txt');
+    let t = performance.now();
+    await writeFiles(bz2, clean);
+    console.log(
+      `\nPassport list: ${ROWS.toLocaleString('en')} rows (0.1 % malformed), ${mb((await stat(bz2)).size)} MB bz2 generated in ${s(performance.now() - t)} s`,
+    );
+
+    // The reference: COPY of the cleaned rows into a bare table, then its index.
+    t = performance.now();
+    await db.query('DROP TABLE IF EXISTS bench_passport_reference');
+    await db.query('CREATE TABLE bench_passport_reference (key bigint NOT NULL)');
+    const client = await db.connect();
+    try {
+      await pipeline(
+        createReadStream(clean),
+        client.query(copyFrom('COPY bench_passport_reference (key) FROM STDIN')),
+      );
+    } finally {
+      client.release();
+    }
+    await db.query('CREATE INDEX bench_passport_reference_key ON bench_passport_reference (key)');
+    const referenceMs = performance.now() - t;
+    const referenceBytes = Number(
+      (await db.query(`SELECT pg_total_relation_size('bench_passport_reference') AS size`)).rows[0].size,
+    );
+    await db.query('DROP TABLE bench_passport_reference');
+
+    // A first version to answer during the import (a small one: the import's cost is the new one's).
+    const config = { remoteSources: {} } as never;
+    const probes = Array.from({ length: 2000 }, randomKey);
+    const lookup = createSourceAdapter('passport', { db, config });
+    const importFile = path.join(dir, 'import.csv.bz2');
+    await link(bz2, importFile);
+    const during: number[] = [];
+    let importing = true;
+    const prober = (async () => {
+      let i = 0;
+      while (importing) {
+        const t0 = performance.now();
+        await createSourceAdapter('passport', { db, config }).check({
+          kind: 'document',
+          documentType: 'passport_rf',
+          identifier: probes[i++ % probes.length]!,
+        });
+        during.push(performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--max-semi-space-size=16',
+        path.join(import.meta.dirname, 'passports-import.child.ts'),
+        databaseUrl,
+        importFile,
+      ],
+      { maxBuffer: 1024 * 1024 },
+    ).finally(() => {
+      importing = false;
+    });
+    await prober;
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      totalMs: number;
+      peakRss: number;
+      import: {
+        status: string;
+        records_total: number;
+        rows_rejected: number;
+        failure: string | null;
+        storage_table: string;
+      };
+    };
+    if (result.import.status !== 'active') {
+      throw new Error(`import ${result.import.status}: ${result.import.failure}`);
+    }
+    const table = result.import.storage_table;
+    const diskBytes = Number(
+      (await db.query('SELECT pg_total_relation_size($1::regclass) AS size', [table])).rows[0].size,
+    );
+
+    const after: number[] = [];
+    for (const key of probes) {
+      const t0 = performance.now();
+      await lookup.check({ kind: 'document', documentType: 'passport_rf', identifier: key });
+      after.push(performance.now() - t0);
+    }
+    during.sort((a, b) => a - b);
+    after.sort((a, b) => a - b);
+
+    // The regular run's match against the bare join: the same items, the same version's table.
+    const organisationId = await createOrganisation(db, `Бенчмарк паспортов ${Date.now()}`);
+    await db.query(
+      `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, origin)
+       SELECT $1, 'document', 'passport_rf', lpad((floor(random() * $3::float8))::bigint::text, 10, '0'), 'form'
+         FROM generate_series(1, $2) ON CONFLICT DO NOTHING`,
+      [organisationId, ITEMS, SPACE],
+    );
+    await db.query('ANALYZE monitoring_items');
+    const { rows: bounds } = await db.query<{ identifier: string }>(
+      `SELECT identifier FROM (SELECT identifier, row_number() OVER (ORDER BY identifier) AS n
+                                 FROM monitoring_items WHERE organisation_id = $1) x
+        WHERE n % $2 = 1 ORDER BY identifier`,
+      [organisationId, BATCH],
+    );
+    t = performance.now();
+    let runHits = 0;
+    for (let b = 0; b < bounds.length; b++) {
+      const from = bounds[b]!.identifier;
+      const to = bounds[b + 1]?.identifier ?? '9999999999~';
+      const { rows } = await db.query(
+        `WITH batch_items AS MATERIALIZED (
+           SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type FROM monitoring_items i
+            WHERE i.organisation_id = $1 AND i.kind = 'document' AND i.identifier >= $2 AND i.identifier < $3
+            ORDER BY i.identifier)
+         SELECT b.id FROM (SELECT * FROM batch_items WHERE identifier ~ '^[0-9]{10}$' OFFSET 0) b ${listedBatchSql(table)}`,
+        [organisationId, from, to],
+      );
+      runHits += rows.length;
+    }
+    const runMs = performance.now() - t;
+    t = performance.now();
+    const bare = await db.query(
+      `SELECT count(*)::int AS n FROM monitoring_items i
+         JOIN "${table}" l ON l.block = (i.identifier::bigint / 10000)::int AND (i.identifier::bigint % 10000)::int2 = ANY(l.numbers)
+        WHERE i.organisation_id = $1`,
+      [organisationId],
+    );
+    const joinMs = performance.now() - t;
+
+    console.log(
+      `import ${s(result.totalMs)} s (${result.import.records_total.toLocaleString('en')} passports, ${result.import.rows_rejected.toLocaleString('en')} rows rejected), reference COPY + index ${s(referenceMs)} s`,
+    );
+    console.log(
+      `disk: list ${mb(diskBytes)} MB (${(((diskBytes / ROWS) * 1e8) / 1024 ** 3).toFixed(2)} GB per 100 M rows), bigint table + index ${mb(referenceBytes)} MB (${(((referenceBytes / ROWS) * 1e8) / 1024 ** 3).toFixed(2)} GB per 100 M rows)`,
+    );
+    console.log(
+      `lookup p50/p99 during the import ${percentile(during, 50).toFixed(2)}/${percentile(during, 99).toFixed(2)} ms (${during.length}), after ${percentile(after, 50).toFixed(2)}/${percentile(after, 99).toFixed(2)} ms`,
+    );
+    console.log(
+      `regular run's match of ${ITEMS.toLocaleString('en')} passports in ${bounds.length} batches ${s(runMs)} s (${runHits} listed), bare join ${s(joinMs)} s (${bare.rows[0].n})`,
+    );
+    console.log(
+      `RESULT passports rows=${ROWS} import_s=${s(result.totalMs)} reference_s=${s(referenceMs)} ratio=${(result.totalMs / referenceMs).toFixed(2)} disk_mb=${mb(diskBytes)} reference_disk_mb=${mb(referenceBytes)} rss_mb=${mb(result.peakRss)} lookup_p99_ms=${Math.max(percentile(during, 99), percentile(after, 99)).toFixed(2)} lookup_p99_during_ms=${percentile(during, 99).toFixed(2)} run_s=${s(runMs)} join_s=${s(joinMs)} run_ratio=${(runMs / joinMs).toFixed(2)}`,
+    );
+  } finally {
+    await db.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
