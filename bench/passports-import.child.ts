@@ -20,6 +20,7 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 50);
 const t0 = performance.now();
+const phases: Record<string, number> = {};
 const importId = await queueListImport(db, queue, {
   importId: randomUUID(),
   filePath,
@@ -32,6 +33,9 @@ await runSourceImport({
   config: { uploadMaxUnzippedBytes: 64 * 1024 ** 3 },
   importId,
   lastAttempt: true,
+  onPhase: (phase) => {
+    phases[phase] = Math.round(performance.now() - t0);
+  },
 });
 const totalMs = performance.now() - t0;
 clearInterval(sampler);
@@ -42,6 +46,7 @@ const { rows } = await db.query(
 await db.end();
 console.log(
   JSON.stringify({
+    phases,
     totalMs,
     peakRss: Math.max(peak, process.resourceUsage().maxRSS * 1024),
     import: rows[0],
