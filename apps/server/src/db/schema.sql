@@ -660,8 +660,10 @@ CREATE TABLE source_list_fetches (
   content_length bigint,
   checked_at timestamp with time zone,
   changed_at timestamp with time zone,
-  last_error text
+  last_error text,
+  import_id uuid
 );
+ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_import_id_fkey FOREIGN KEY (import_id) REFERENCES source_imports(id) ON DELETE SET NULL;
 ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_pkey PRIMARY KEY (source_type);
 
 CREATE TABLE source_rate_slots (

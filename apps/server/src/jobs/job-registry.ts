@@ -5,6 +5,7 @@ import { recordJob } from '../lib/metrics.ts';
 import { pruneAuthAttemptsJob } from '../modules/auth/index.ts';
 import {
   checkBatchJob,
+  passportListFetchJob,
   planCheckRunJob,
   pledgeLapseJob,
   recheckItemsJob,
@@ -39,6 +40,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   sourceAlertsJob,
   pledgeLapseJob,
   sourceImportJob,
+  passportListFetchJob,
 ];
 
 export const BOSS_SCHEMA = 'pgboss';

@@ -250,3 +250,94 @@ export async function outboundRequest(
 export function outboundPolicy(config: { outboundAllowedRanges: readonly AllowedRange[] }): OutboundPolicy {
   return { allowedRanges: config.outboundAllowedRanges };
 }
+
+/**
+ * A GET whose body is written to a file as it arrives (the MVD passport list: hundreds of MB), under
+ * the same rules: checked target, no redirect followed, one deadline for the whole download.
+ * `accept(status, headers)` decides from the answer's head whether the body is wanted; when it is not,
+ * the connection is dropped unread and nothing is written. More than `maxBytes` fails `too_large`.
+ */
+export async function outboundDownload(
+  raw: string,
+  options: {
+    headers?: Record<string, string>;
+    timeoutMs: number;
+    policy: OutboundPolicy;
+    accept: (status: number, headers: http.IncomingHttpHeaders) => boolean;
+    /** Opens the file once the body is accepted; the download pipes into it. */
+    open: () => NodeJS.WritableStream;
+    maxBytes: number;
+    onBytes?: (bytes: number) => void;
+  },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; saved: boolean }> {
+  const started = Date.now();
+  const target = await checkOutboundUrl(raw, options.policy, { timeoutMs: options.timeoutMs });
+  const remaining = options.timeoutMs - (Date.now() - started);
+  const transport = target.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let response: http.IncomingMessage | undefined;
+    let file: NodeJS.WritableStream | undefined;
+    const finish = (
+      error: OutboundError | undefined,
+      result?: Awaited<ReturnType<typeof outboundDownload>>,
+    ) => {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        request.destroy();
+        response?.destroy();
+        (file as (NodeJS.WritableStream & { destroy?: () => void }) | undefined)?.destroy?.();
+        reject(error);
+      } else {
+        resolve(result!);
+      }
+    };
+    const timer = setTimeout(
+      () => finish(new OutboundError('timeout', OUTBOUND_MESSAGES.timeout)),
+      Math.max(0, remaining),
+    );
+    const request = transport.request(
+      target.url,
+      {
+        method: 'GET',
+        headers: options.headers,
+        agent: false,
+        ...(target.addresses.length > 0 ? { lookup: pinnedLookup(target.addresses) } : {}),
+      },
+      (incoming) => {
+        response = incoming;
+        const status = incoming.statusCode ?? 0;
+        if (!options.accept(status, incoming.headers)) {
+          incoming.destroy();
+          finish(undefined, { status, headers: incoming.headers, saved: false });
+          return;
+        }
+        const out = options.open();
+        file = out;
+        let size = 0;
+        incoming.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          options.onBytes?.(size);
+          if (size > options.maxBytes) {
+            finish(new OutboundError('too_large', OUTBOUND_MESSAGES.tooLarge));
+          }
+        });
+        incoming.on('error', () => finish(new OutboundError('connect', OUTBOUND_MESSAGES.connect)));
+        incoming.on('close', () => {
+          if (!incoming.complete) {
+            finish(new OutboundError('connect', OUTBOUND_MESSAGES.connect));
+          }
+        });
+        out.on('error', () => finish(new OutboundError('connect', OUTBOUND_MESSAGES.connect)));
+        out.on('finish', () => finish(undefined, { status, headers: incoming.headers, saved: true }));
+        incoming.pipe(out);
+      },
+    );
+    request.on('error', () => finish(new OutboundError('connect', OUTBOUND_MESSAGES.connect)));
+    request.end();
+  });
+}

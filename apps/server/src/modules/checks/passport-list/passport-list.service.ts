@@ -36,7 +36,7 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} МБ`;
  * Reads the head of the list (the first block of a bzip2 file) and refuses at once what is not the
  * MVD list: empty, another header, a `.bz2` that is not bzip2. The rest is read by the import job.
  */
-async function inspectListFile(filePath: string, fileName: string, config: ListConfig): Promise<void> {
+export async function inspectListFile(filePath: string, fileName: string, config: ListConfig): Promise<void> {
   const parser = new PassportListParser();
   for await (const chunk of openListText({
     path: filePath,

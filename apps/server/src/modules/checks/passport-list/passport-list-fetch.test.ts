@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../../testing/test-app.ts';
+import { createSourceAdapter } from '../sources/source-registry.ts';
+import { passportListCsv } from '../testing/checks-test-helpers.ts';
+import { runSourceImport } from './passport-list.service.ts';
+import { fetchPassportList } from './passport-list-fetch.ts';
+
+// The "MVD" is a server on loopback: tests never reach a real address.
+type Answer = { status: number; headers?: Record<string, string>; body?: Buffer | string };
+let answer: (request: http.IncomingMessage) => Answer = () => ({ status: 500 });
+const requests: http.IncomingHttpHeaders[] = [];
+const server = http.createServer((request, response) => {
+  requests.push(request.headers);
+  const { status, headers, body } = answer(request);
+  response.writeHead(status, headers);
+  response.end(body);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const listUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload/expired-passports/list_of_expired_passports.csv.bz2`;
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-passport-fetch-'));
+const { app, config } = await buildTestApp({ config: { dataDir, passportListUrl: listUrl } });
+afterAll(async () => {
+  server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const bzip2 = (text: string) => execFileSync('bzip2', ['-c'], { input: text });
+const fetchNow = () => fetchPassportList({ db: app.db, queue: app.queue, config });
+const files = () => readdir(path.join(dataDir, 'source-imports')).catch(() => [] as string[]);
+const activeVersion = async () =>
+  (
+    await app.db.query<{ version: number }>(
+      `SELECT version FROM source_imports WHERE source_type = 'passport' AND status = 'active'`,
+    )
+  ).rows[0]?.version ?? null;
+const listed = async (passport: string) =>
+  (
+    await createSourceAdapter('passport', { db: app.db, config }).check({
+      kind: 'document',
+      documentType: 'passport_rf',
+      identifier: passport,
+    })
+  ).findings.length > 0;
+const lastError = async () =>
+  (await app.db.query(`SELECT last_error FROM source_list_fetches WHERE source_type = 'passport'`)).rows[0]
+    ?.last_error;
+
+beforeEach(() => {
+  requests.length = 0;
+});
+
+describe('the daily fetch of SOURCE_PASSPORT_LIST_URL', () => {
+  it('downloads a changed list, imports it, and asks conditionally after that', async () => {
+    const v1 = bzip2(passportListCsv(['0304012345']));
+    answer = () => ({
+      status: 200,
+      headers: {
+        etag: '"v1"',
+        'last-modified': 'Mon, 01 Jun 2026 00:00:00 GMT',
+        'content-type': 'application/x-bzip2',
+      },
+      body: v1,
+    });
+    const first = await fetchNow();
+    expect(first.result).toBe('queued');
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: (first as { importId: string }).importId,
+      lastAttempt: true,
+    });
+    expect(await listed('0304012345')).toBe(true);
+    const version = await activeVersion();
+
+    // The server says 304 to the validators it gave: nothing is downloaded or queued.
+    answer = (request) =>
+      request.headers['if-none-match'] === '"v1"' ? { status: 304 } : { status: 200, body: v1 };
+    expect(await fetchNow()).toEqual({ result: 'unchanged' });
+    expect(requests.at(-1)).toMatchObject({
+      'if-none-match': '"v1"',
+      'if-modified-since': 'Mon, 01 Jun 2026 00:00:00 GMT',
+    });
+    expect(await activeVersion()).toBe(version);
+    expect(await files()).toEqual([]);
+
+    // A new file: a new version.
+    answer = () => ({ status: 200, headers: { etag: '"v2"' }, body: bzip2(passportListCsv(['4501000001'])) });
+    const third = await fetchNow();
+    expect(third.result).toBe('queued');
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: (third as { importId: string }).importId,
+      lastAttempt: true,
+    });
+    expect(await activeVersion()).toBe(version! + 1);
+    expect(await listed('4501000001')).toBe(true);
+    expect(await listed('0304012345')).toBe(false);
+  });
+
+  it('compares Content-Length when the server gives no validators, before reading the body', async () => {
+    const body = bzip2(passportListCsv(['1111000001']));
+    answer = () => ({ status: 200, headers: { 'content-length': String(body.length) }, body });
+    const first = await fetchNow();
+    expect(first.result).toBe('queued');
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: (first as { importId: string }).importId,
+      lastAttempt: true,
+    });
+    const version = await activeVersion();
+    expect(await fetchNow()).toEqual({ result: 'unchanged' });
+    expect(await activeVersion()).toBe(version);
+    expect(await files()).toEqual([]);
+  });
+
+  it('refuses an HTML page, a 404 and a redirect in Russian: the active version unchanged, nothing on disk', async () => {
+    const version = await activeVersion();
+    const cases: [Answer, string][] = [
+      [
+        {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<html>Сайт на обслуживании</html>',
+        },
+        'По адресу перечня пришла страница HTML, а не файл перечня',
+      ],
+      [{ status: 404, body: 'not found' }, 'Адрес перечня ответил ошибкой 404'],
+      [{ status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }, 'перенаправляет (302)'],
+      [
+        { status: 200, headers: { etag: '"x"' }, body: 'PASSP_SERIES;PASSP_NUMBER;X\n' },
+        'Файл по адресу перечня не принят',
+      ],
+    ];
+    for (const [reply, reason] of cases) {
+      answer = () => reply;
+      const outcome = await fetchNow();
+      expect(outcome.result).toBe('failed');
+      expect((outcome as { reason: string }).reason).toContain(reason);
+      expect(await lastError()).toContain(reason);
+      expect(await activeVersion()).toBe(version);
+      expect(await files()).toEqual([]);
+    }
+  });
+});
