@@ -7,6 +7,32 @@ CREATE TYPE pw_identifier_range AS RANGE (subtype = text);
 
 CREATE SEQUENCE monitoring_item_revision_marks;
 
+CREATE TABLE api_keys (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  organisation_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  name text NOT NULL,
+  role text NOT NULL,
+  prefix text NOT NULL,
+  secret_hash text NOT NULL,
+  rate_limit_per_minute integer NOT NULL,
+  created_by uuid,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  expires_at timestamp with time zone,
+  last_used_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  revoked_by uuid
+);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_rate_limit_per_minute_check CHECK (rate_limit_per_minute > 0);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_revoked_by_fkey FOREIGN KEY (revoked_by) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_role_check CHECK (role = ANY (ARRAY['admin'::text, 'analyst'::text, 'viewer'::text]));
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_secret_hash_key UNIQUE (secret_hash);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_key UNIQUE (user_id);
+
 CREATE TABLE audit_log (
   id bigint DEFAULT nextval('audit_log_id_seq'::regclass) NOT NULL,
   organisation_id uuid,
@@ -146,6 +172,20 @@ CREATE TABLE finding_snapshots (
 );
 ALTER TABLE finding_snapshots ADD CONSTRAINT finding_snapshots_item_id_fkey FOREIGN KEY (item_id) REFERENCES monitoring_items(id) ON DELETE CASCADE;
 ALTER TABLE finding_snapshots ADD CONSTRAINT finding_snapshots_pkey PRIMARY KEY (item_id, source_type);
+
+CREATE TABLE idempotency_keys (
+  organisation_id uuid NOT NULL,
+  key text NOT NULL,
+  method text NOT NULL,
+  route text NOT NULL,
+  request_hash text NOT NULL,
+  status integer,
+  response_body text,
+  content_type text,
+  created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (organisation_id, key);
 
 CREATE TABLE job_starts (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
@@ -831,13 +871,15 @@ CREATE TABLE users (
   active boolean DEFAULT true NOT NULL,
   last_login_at timestamp with time zone,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
-  updated_at timestamp with time zone DEFAULT now() NOT NULL
+  updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  service_account boolean DEFAULT false NOT NULL
 );
 ALTER TABLE users ADD CONSTRAINT users_email_check CHECK (email = lower(email));
 ALTER TABLE users ADD CONSTRAINT users_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
 ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role = ANY (ARRAY['admin'::text, 'analyst'::text, 'viewer'::text]));
 
+CREATE INDEX api_keys_organisation ON public.api_keys USING btree (organisation_id, created_at DESC);
 CREATE INDEX audit_log_org_idx ON public.audit_log USING btree (organisation_id, created_at DESC);
 CREATE INDEX auth_attempts_lookup_idx ON public.auth_attempts USING btree (kind, key, created_at);
 CREATE INDEX auth_attempts_success_idx ON public.auth_attempts USING btree (kind, key, created_at) WHERE succeeded;
@@ -845,6 +887,7 @@ CREATE UNIQUE INDEX check_runs_one_open_key ON public.check_runs USING btree (or
 CREATE INDEX check_runs_org_created_idx ON public.check_runs USING btree (organisation_id, created_at DESC, id);
 CREATE INDEX email_tokens_user_idx ON public.email_tokens USING btree (user_id, kind);
 CREATE INDEX finding_snapshots_batch_idx ON public.finding_snapshots USING btree (organisation_id, source_type, identifier) INCLUDE (item_id, hash);
+CREATE INDEX idempotency_keys_created ON public.idempotency_keys USING btree (created_at);
 CREATE INDEX job_starts_job_id ON public.job_starts USING btree (job_id);
 CREATE INDEX job_starts_started_at ON public.job_starts USING btree (started_at);
 CREATE INDEX mail_outbox_created_idx ON public.mail_outbox USING btree (created_at DESC);
