@@ -5,7 +5,9 @@ import { documentTypeCodeSchema, itemKindSchema } from './monitoring-items.ts';
 /**
  * File uploads (`/monitoring/upload/table`, `/monitoring/uploads-history`). Lifecycle:
  * received → validating → validated (preview; waits for confirm) → importing → done | done_with_errors;
- * any step → failed; validated → cancelled.
+ * any step → failed; validated → cancelled. An upload whose columns the server cannot map with
+ * certainty waits in needs_mapping until POST …/mapping (then received again); needs_mapping and
+ * validated accept a new mapping or another sheet, and validation runs again.
  */
 
 export const UPLOAD_KINDS = ['items', 'pledge_events'] as const;
@@ -20,6 +22,7 @@ export const UPLOAD_KIND_LABELS: Record<UploadKind, string> = {
 
 export const UPLOAD_STATUSES = [
   'received',
+  'needs_mapping',
   'validating',
   'validated',
   'importing',
@@ -32,6 +35,7 @@ export const uploadStatusSchema = z.enum(UPLOAD_STATUSES);
 export type UploadStatus = z.infer<typeof uploadStatusSchema>;
 export const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
   received: 'Получен',
+  needs_mapping: 'Ждёт сопоставления столбцов',
   validating: 'Проверяется',
   validated: 'Проверен, ждёт подтверждения',
   importing: 'Загружается',
@@ -40,6 +44,8 @@ export const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
   failed: 'Ошибка',
   cancelled: 'Отменён',
 };
+/** Statuses that wait for the user (the preview, the mapping step): the screen does not poll them. */
+export const UPLOAD_WAITING_STATUSES: readonly UploadStatus[] = ['needs_mapping', 'validated'];
 /** Statuses after which nothing changes any more: the screen stops polling. */
 export const UPLOAD_FINAL_STATUSES: readonly UploadStatus[] = [
   'done',
@@ -65,6 +71,12 @@ export const uploadCountsSchema = z
     restored: z.number().int().describe('Объекты из архива, снова поставленные на мониторинг'),
     duplicates: z.number().int().describe('Уже на мониторинге или повтор строки в файле'),
     rejected: z.number().int().describe('Строки с ошибками (скачиваются файлом ошибок)'),
+    skipped: z
+      .number()
+      .int()
+      .describe(
+        'Пропущенные строки без идентификатора: итоги («Итого», «Всего»), примечания, строки филиалов',
+      ),
   })
   .describe('Счётчики строк');
 export type UploadCounts = z.infer<typeof uploadCountsSchema>;
@@ -130,9 +142,67 @@ export const uploadColumnSchema = z.object({
   header: z.string().nullable().describe('Заголовок, найденный в файле; null — столбца в файле нет'),
 });
 
+export const UPLOAD_COLUMN_MATCHES = ['title', 'synonym', 'remembered', 'chosen'] as const;
+
+export const uploadFileColumnSchema = z.object({
+  index: z.number().int().describe('Номер столбца в файле, с 0'),
+  header: z.string().describe('Заголовок столбца в файле (пусто — без заголовка)'),
+  samples: z.array(z.string()).describe('Первые значения столбца (до трёх)'),
+  field: z.string().nullable().describe('Поле, в которое загружается столбец; null — не загружать'),
+  match: z
+    .enum(UPLOAD_COLUMN_MATCHES)
+    .nullable()
+    .describe(
+      'Как выбрано поле: title — заголовок шаблона; synonym — угадано по привычному названию; remembered — как в прошлый раз; chosen — выбрано пользователем',
+    ),
+  ambiguous: z.boolean().describe('Другой столбец тоже похож на это поле'),
+});
+export type UploadFileColumn = z.infer<typeof uploadFileColumnSchema>;
+
+export const uploadFieldSchema = z.object({
+  field: z.string(),
+  title: z.string(),
+  key: z.boolean().describe('Идентификатор строки: нужен хотя бы один такой столбец'),
+});
+export type UploadField = z.infer<typeof uploadFieldSchema>;
+
+export const uploadSheetSchema = z.object({
+  index: z.number().int().describe('Номер листа книги, с 0'),
+  name: z.string(),
+});
+
 export const uploadDetailSchema = uploadSchema.extend({
   columns: z.array(uploadColumnSchema).describe('Распознанные столбцы'),
   ignoredColumns: z.array(z.string()).describe('Заголовки файла, которые не распознаны и пропущены'),
+  headerRow: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Строка файла с заголовками; строки выше пропущены (null — файл ещё не прочитан)'),
+  skippedAbove: z
+    .string()
+    .nullable()
+    .describe('«Строки 1–3 пропущены: заголовок найден в строке 4»; null — заголовок в первой строке'),
+  sheets: z.array(uploadSheetSchema).describe('Листы книги XLSX (пусто для CSV)'),
+  sheet: z.number().int().nullable().describe('Прочитанный лист книги'),
+  fileColumns: z
+    .array(uploadFileColumnSchema)
+    .describe('Столбцы файла: заголовок, примеры значений и поле, в которое каждый загружается'),
+  fields: z.array(uploadFieldSchema).describe('Поля, которые можно выбрать для столбца'),
+  mapping: z.object({
+    source: z
+      .enum(['auto', 'remembered', 'chosen'])
+      .describe(
+        'auto — по заголовкам; remembered — запомнено с прошлого файла с таким же заголовком; chosen — выбрано',
+      ),
+    question: z
+      .string()
+      .nullable()
+      .describe('Почему нужно сопоставить столбцы (статус needs_mapping); null — вопросов нет'),
+  }),
+  skippedRows: z
+    .array(z.object({ rowNumber: z.number().int(), text: z.string() }))
+    .describe('Первые пропущенные строки после заголовка (итоги, примечания), до 10'),
   preview: z.array(uploadPreviewRowSchema).describe('Первые принятые строки (до 20)'),
   errors: z.array(uploadErrorRowSchema).describe('Первые отклонённые строки (до 20); все — в файле ошибок'),
 });
@@ -145,6 +215,36 @@ export const createUploadQuerySchema = z.object({
     .default('false')
     .transform((value) => value === 'true')
     .describe('true — импортировать сразу после проверки, без подтверждения'),
+});
+
+export const uploadMappingBodySchema = z.object({
+  columns: z
+    .array(
+      z.object({
+        column: z
+          .number({ error: 'Номер столбца: целое число' })
+          .int({ error: 'Номер столбца: целое число' })
+          .min(0, { error: 'Номер столбца: от 0' })
+          .describe('Номер столбца файла, с 0'),
+        field: z
+          .string({ error: 'Поле: строка или null' })
+          .max(100)
+          .nullable()
+          .describe('Поле из fields загрузки; null — не загружать'),
+      }),
+      { error: 'Укажите сопоставление столбцов' },
+    )
+    .max(256, { error: 'Не больше 256 столбцов' })
+    .describe('Поле для столбцов файла; столбцы, которых нет в списке, не загружаются'),
+});
+export type UploadMappingBody = z.infer<typeof uploadMappingBodySchema>;
+
+export const uploadSheetBodySchema = z.object({
+  sheet: z
+    .number({ error: 'Лист: целое число' })
+    .int({ error: 'Лист: целое число' })
+    .min(0, { error: 'Лист: от 0' })
+    .describe('Номер листа книги, с 0'),
 });
 
 export const uploadsQuerySchema = z.object({

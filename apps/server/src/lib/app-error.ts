@@ -66,6 +66,7 @@ export const ERRORS = {
       'Файл передавался слишком медленно, и загрузка прервана. Проверьте соединение и загрузите файл ещё раз',
   },
   UPLOAD_WRONG_STATUS: { status: 409, message: 'Действие недоступно в текущем состоянии загрузки' },
+  UPLOAD_MAPPING_INVALID: { status: 422, message: 'Сопоставление столбцов не подходит к файлу' },
   NOTIFICATION_RULE_NOT_FOUND: { status: 404, message: 'Правило уведомлений не найдено' },
   PLEDGE_UNKNOWN: { status: 422, message: 'Залог не найден в реестре' },
   PLEDGE_CONFLICT: { status: 409, message: 'Уведомление противоречит состоянию залога в реестре' },

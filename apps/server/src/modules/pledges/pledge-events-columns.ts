@@ -1,6 +1,6 @@
 /** The pledge-events upload's template columns and how one file row becomes the form's event input. */
 import type { PledgeEventData } from '@pledgewatch/contract';
-import type { UploadColumn } from '../uploads/index.ts';
+import { CONTRACT_NUMBER_SYNONYMS, type UploadColumn, VIN_SYNONYMS } from '../uploads/index.ts';
 
 const party = (prefix: 'pledgor' | 'pledgee', role: string): UploadColumn[] => [
   {
@@ -38,14 +38,14 @@ export const COLUMNS: UploadColumn[] = [
   ...party('pledgor', 'Залогодатель'),
   ...party('pledgee', 'Залогодержатель'),
   { field: 'contractName', title: 'Договор: наименование', aliases: ['наименование договора'] },
-  { field: 'contractNumber', title: 'Договор: номер', aliases: ['номер договора', 'договор'] },
+  { field: 'contractNumber', title: 'Договор: номер', aliases: CONTRACT_NUMBER_SYNONYMS },
   { field: 'contractDate', title: 'Договор: дата', aliases: ['дата договора'] },
   {
     field: 'contractEndDate',
     title: 'Договор: срок исполнения',
     aliases: ['срок договора', 'дата окончания договора', 'договор срок'],
   },
-  { field: 'vin', title: 'VIN', aliases: ['вин', 'vin код', 'идентификационный номер'] },
+  { field: 'vin', title: 'VIN', aliases: VIN_SYNONYMS },
   { field: 'bodyNumber', title: 'Номер кузова', aliases: ['кузов'] },
   { field: 'chassisNumber', title: 'Номер шасси', aliases: ['шасси', 'номер шасси рамы'] },
   {

@@ -127,8 +127,9 @@ export const pledgeEventsUpload: UploadKindHandler = {
   kind: 'pledge_events',
   columns: COLUMNS,
   keyFields: ['kind'],
+  identifierFields: ['kind', 'vin', 'bodyNumber', 'chassisNumber'],
   missingHeaderMessage:
-    'Не найдена строка заголовков: в первой строке файла нужен столбец «Вид уведомления» ' +
+    'Не найдена строка заголовков: в первых 30 строках файла нужна строка со столбцом «Вид уведомления» ' +
     '(а также «Дата уведомления», столбцы залогодателя, залогодержателя, договора и «VIN»). Скачайте шаблон',
   templateRows: [
     [

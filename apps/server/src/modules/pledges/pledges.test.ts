@@ -386,7 +386,14 @@ describe('pledge events from a file', () => {
       new Set(['Строка из примера шаблона — удалите её']),
     );
 
-    const noHeader = await uploadEvents(analyst, 'bad.csv', 'VIN;Метка\nXTA210740Y1234565;x\n');
+    // A file without the notification's kind stops at the mapping step (issue #25), asking for it.
+    const noKind = await uploadEvents(analyst, 'bad.csv', 'VIN;Метка\nXTA210740Y1234565;x\n');
+    expect(noKind.statusCode).toBe(202);
+    expect(noKind.json().status).toBe('needs_mapping');
+    expect(
+      (await get(`/api/v1/monitoring/uploads/${noKind.json().id}`, analyst)).json().mapping.question,
+    ).toContain('«Вид уведомления»');
+    const noHeader = await uploadEvents(analyst, 'bad.csv', 'Цвет;Размер\nкрасный;XL\n');
     expect(noHeader.statusCode).toBe(422);
     expect(noHeader.json().message).toContain('«Вид уведомления»');
     const binary = await uploadEvents(analyst, 'bad.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]));

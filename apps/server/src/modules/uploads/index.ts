@@ -3,13 +3,14 @@
  * kinds, see wiring.ts), starting an upload, and the file readers other modules reuse.
  */
 export { arrayLiteral } from './copy-writer.ts';
+export { CONTRACT_NUMBER_SYNONYMS, VIN_SYNONYMS } from './header/column-synonyms.ts';
+export { normaliseHeader } from './header/header-names.ts';
 export { importUploadJob } from './jobs/import-upload.job.ts';
 export { validateUploadJob } from './jobs/validate-upload.job.ts';
-export {
-  normaliseHeader,
-  type RowProblem,
-  type UploadColumn,
-  type UploadKindHandler,
+export type {
+  RowProblem,
+  UploadColumn,
+  UploadKindHandler,
 } from './kinds/upload-kind.ts';
 export { registerUploadKind } from './kinds/upload-kinds.ts';
 export { openRowSource } from './reader/open-row-source.ts';

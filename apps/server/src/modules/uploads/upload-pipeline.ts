@@ -7,13 +7,15 @@ import { recordUploadRows, type UploadRowCounts } from '../../lib/metrics.ts';
 import { timeSlicer } from '../../lib/time-slice.ts';
 import { recordAudit } from '../audit/index.ts';
 import { arrayLiteral, CopyWriter } from './copy-writer.ts';
+import { headerMapOf } from './header/column-mapping.ts';
+import { isBlank } from './header/find-header.ts';
+import { isTotalsOrNote } from './header/table-end.ts';
 import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
-import type { HeaderMap, RowProblem, StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
-import { mapHeader } from './kinds/upload-kind.ts';
+import type { RowProblem, StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
-import { openRowSource } from './reader/open-row-source.ts';
-import { type FileRow, MAX_CELL_CHARS, MAX_COLUMNS, type RowSource } from './reader/row-source.ts';
+import { type FileRow, MAX_CELL_CHARS, type RowSource } from './reader/row-source.ts';
 import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
+import { headerDetails, openUploadFile, type PipelineContext, readHeader } from './upload-header.ts';
 import {
   countStagedRows,
   deleteStagedRows,
@@ -23,14 +25,19 @@ import {
   updateUpload,
 } from './uploads.queries.ts';
 
+/** Skipped rows (totals, notes) the preview lists. */
+const SKIPPED_ROWS_SHOWN = 10;
+const clipShown = (text: string) => {
+  const clean = text.replaceAll('\0', '');
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+};
+
 /** Rows between two progress updates of the upload row. */
 export const PROGRESS_EVERY = 5000;
 /** Longest time between two looks at the upload's status while validating (a cancel stops the loop). */
 const CANCEL_CHECK_MS = 500;
 /** Work between two turns given back to the event loop (ms), so a big file never stalls other requests. */
 const VALIDATION_SLICE_MS = 2;
-/** Blank lines before the header a file may have (a file of blank lines is not read to its end). */
-const MAX_BLANK_BEFORE_HEADER = 1000;
 /** What upload_errors keeps of each value: enough to recognise it, never a whole hostile cell. */
 export const RAW_VALUE_CHARS = 500;
 
@@ -57,58 +64,8 @@ export const IMPORT_QUARANTINED_MESSAGE =
 /** The upload left «validating» under the loop (cancelled): stop, keep nothing. */
 class ValidationStopped extends Error {}
 
-export interface PipelineContext {
-  db: pg.Pool;
-  config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'>;
-}
-
 export const uploadFilePath = (config: Pick<AppConfig, 'dataDir'>, uploadId: string) =>
   path.join(config.dataDir, 'uploads', uploadId);
-
-export const openUploadFile = (config: PipelineContext['config'], filePath: string) =>
-  openRowSource(filePath, { maxUnzippedBytes: config.uploadMaxUnzippedBytes });
-
-const isBlank = (values: readonly string[]) => values.every((value) => value.trim() === '');
-
-/** Reads up to the header row and maps it; throws UploadFileError with the reason for the user. */
-export async function readHeader(
-  handler: UploadKindHandler,
-  rows: AsyncGenerator<FileRow>,
-): Promise<HeaderMap> {
-  let blank = 0;
-  // next() rather than for-await: leaving a for-await loop would close the generator for the caller.
-  for (let next = await rows.next(); !next.done; next = await rows.next()) {
-    const row = next.value;
-    if (isBlank(row.values) && !row.extraCells) {
-      if (++blank > MAX_BLANK_BEFORE_HEADER) {
-        break;
-      }
-      continue;
-    }
-    if (row.extraCells) {
-      throw new UploadFileError(
-        `В строке заголовков больше ${MAX_COLUMNS} столбцов (в шаблоне их ${handler.columns.length}): ` +
-          'удалите лишние столбцы или скачайте шаблон',
-      );
-    }
-    const header = mapHeader(handler, row.values);
-    if (header) {
-      return header;
-    }
-    if (handler.looksLikeData(row.values)) {
-      throw new UploadFileError(
-        `Первая строка файла — данные, а не заголовки. ${handler.missingHeaderMessage.replace(/^Не найдена строка заголовков: /, 'Добавьте строку заголовков: ')}`,
-      );
-    }
-    throw new UploadFileError(handler.missingHeaderMessage);
-  }
-  if (blank > MAX_BLANK_BEFORE_HEADER) {
-    throw new UploadFileError(
-      `В начале файла больше ${MAX_BLANK_BEFORE_HEADER} пустых строк: первой строкой должны быть заголовки. ${handler.missingHeaderMessage}`,
-    );
-  }
-  throw new UploadFileError('Файл пустой: в нём нет ни одной строки');
-}
 
 /**
  * What the reader knows about a row before the kind's rules see it: a cell cut at MAX_CELL_CHARS
@@ -141,21 +98,6 @@ function cellProblems(
   return problems;
 }
 
-/** Opens the file and checks its format and header, for the synchronous answer to an upload. */
-export async function inspectUploadFile(
-  context: PipelineContext,
-  handler: UploadKindHandler,
-  filePath: string,
-): Promise<{ source: Pick<RowSource, 'format' | 'encoding' | 'delimiter'>; header: HeaderMap }> {
-  const source = await openUploadFile(context.config, filePath);
-  try {
-    const header = await readHeader(handler, source.rows());
-    return { source, header };
-  } finally {
-    await source.close();
-  }
-}
-
 async function removeFile(context: PipelineContext, uploadId: string) {
   await rm(uploadFilePath(context.config, uploadId), { force: true }).catch(() => {});
 }
@@ -173,7 +115,7 @@ export async function failUpload(
       tx,
       upload.id,
       { status: 'failed', error_message: message },
-      { finished: true, fromStatuses: ['received', 'validating', 'validated', 'importing'] },
+      { finished: true, fromStatuses: ['received', 'needs_mapping', 'validating', 'validated', 'importing'] },
     );
   });
   await removeFile(context, upload.id);
@@ -229,9 +171,32 @@ export async function validateUpload(
   let staging: CopyWriter | null = null;
   let errors: CopyWriter | null = null;
   try {
-    source = await openUploadFile(context.config, uploadFilePath(context.config, uploadId));
-    const rows = source.rows();
-    const header = await readHeader(handler, rows);
+    source = await openUploadFile(
+      context.config,
+      uploadFilePath(context.config, uploadId),
+      upload.details.sheet ?? 0,
+    );
+    const read = await readHeader(handler, source.rows());
+    // The mapping decided when the file came (auto, remembered or chosen); a file queued before
+    // mappings existed takes the proposal, or waits for the user when it is unsure.
+    const chosen = upload.details.fileColumns;
+    if (!chosen && read.proposal.question) {
+      await updateUpload(
+        db,
+        uploadId,
+        { status: 'needs_mapping' },
+        {
+          details: {
+            ...headerDetails(read, handler, read.proposal.columns),
+            mappingQuestion: read.proposal.question,
+          },
+          fromStatuses: ['validating'],
+        },
+      );
+      return;
+    }
+    const header = headerMapOf(handler, chosen ?? read.proposal.columns);
+    const rows = read.rest;
     staging = await CopyWriter.open(
       db,
       `COPY ${handler.stagingTable} (upload_id, row_number, ${handler.stagingColumns.join(', ')}) FROM STDIN`,
@@ -242,10 +207,20 @@ export async function validateUpload(
     );
     const fields = handler.columns.map((column) => column.field);
     const indexes = fields.map((field) => header.indexOf.get(field) ?? -1);
+    const implied = handler.impliedValues?.(
+      new Map(header.columns.flatMap((column) => (column.header ? [[column.field, column.header]] : []))),
+    );
+    const impliedOf = fields.map((field) => implied?.[field] ?? '');
+    const loaded = new Set(indexes.filter((index) => index >= 0));
+    const identifiers = (handler.identifierFields ?? handler.keyFields)
+      .map((field) => header.indexOf.get(field) ?? -1)
+      .filter((index) => index >= 0);
     const isTemplateExample = templateExampleMatcher(handler, indexes);
     let total = 0;
     let rejected = 0;
     let staged = 0;
+    let skipped = 0;
+    const skippedRows: { rowNumber: number; text: string }[] = [];
     const slicer = timeSlicer(VALIDATION_SLICE_MS);
     let lookedAt = performance.now();
     // Progress is written only while the upload is still validating, and the status is looked at
@@ -274,11 +249,20 @@ export async function validateUpload(
       if (isBlank(row.values)) {
         continue;
       }
+      if (isTotalsOrNote(row.values, loaded, identifiers)) {
+        skipped++;
+        if (skippedRows.length < SKIPPED_ROWS_SHOWN) {
+          const text = row.values.filter((value) => value.trim() !== '').join(' · ');
+          skippedRows.push({ rowNumber: row.rowNumber, text: clipShown(text) });
+        }
+        continue;
+      }
       total++;
       const values: Record<string, string> = {};
       for (let i = 0; i < fields.length; i++) {
         const index = indexes[i]!;
-        values[fields[i]!] = index >= 0 ? (row.values[index] ?? '') : '';
+        const value = index >= 0 ? (row.values[index] ?? '') : '';
+        values[fields[i]!] = value === '' ? impliedOf[i]! : value;
       }
       const problems = isTemplateExample(values)
         ? [{ field: null, message: TEMPLATE_EXAMPLE_MESSAGE }]
@@ -345,6 +329,9 @@ export async function validateUpload(
             delimiter: source!.delimiter,
             columns: header.columns,
             ignoredColumns: header.ignored,
+            skipped,
+            skippedRows,
+            ...(chosen ? {} : headerDetails(read, handler, read.proposal.columns)),
           },
           fromStatuses: ['validating'],
         },

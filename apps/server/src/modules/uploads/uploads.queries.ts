@@ -1,5 +1,6 @@
 import type { UploadKind, UploadStatus } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
+import type { FileColumn } from './header/find-header.ts';
 
 export interface UploadDetails {
   format?: 'csv' | 'xlsx';
@@ -9,6 +10,22 @@ export interface UploadDetails {
   staged?: number;
   columns?: { field: string; title: string; header: string | null }[];
   ignoredColumns?: string[];
+  /** The workbook's sheets and the one read (XLSX). */
+  sheets?: { index: number; name: string }[];
+  sheet?: number | null;
+  /** The header's row in the file, and whether it was recognised by its names. */
+  headerRow?: number;
+  headerRecognised?: boolean;
+  /** The header's fingerprint (header/find-header.ts headerSignature): a mapping is remembered by it. */
+  signature?: string;
+  /** The file's columns with the field each is loaded into: the mapping validation applies. */
+  fileColumns?: FileColumn[];
+  mappingSource?: 'auto' | 'remembered' | 'chosen';
+  /** Why the user must map the columns (status needs_mapping). */
+  mappingQuestion?: string | null;
+  /** Totals lines and notes skipped, and the first of them. */
+  skipped?: number;
+  skippedRows?: { rowNumber: number; text: string }[];
 }
 
 export interface UploadRow {
@@ -197,4 +214,35 @@ export async function countStagedRows(db: Queryable, table: string, uploadId: st
     [uploadId],
   );
   return rows[0]!.count;
+}
+
+/** The mapping an organisation chose for files with this header, or null. */
+export async function getRememberedMapping(
+  db: Queryable,
+  key: { organisationId: string; kind: UploadKind; signature: string },
+): Promise<(string | null)[] | null> {
+  const { rows } = await db.query<{ fields: (string | null)[] }>(
+    `SELECT fields FROM upload_column_mappings WHERE organisation_id = $1 AND kind = $2 AND signature = $3`,
+    [key.organisationId, key.kind, key.signature],
+  );
+  return rows[0]?.fields ?? null;
+}
+
+export async function rememberMapping(
+  db: Queryable,
+  mapping: {
+    organisationId: string;
+    kind: UploadKind;
+    signature: string;
+    fields: (string | null)[];
+    userId: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO upload_column_mappings (organisation_id, kind, signature, fields, updated_by)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (organisation_id, kind, signature)
+     DO UPDATE SET fields = excluded.fields, updated_by = excluded.updated_by, updated_at = now()`,
+    [mapping.organisationId, mapping.kind, mapping.signature, JSON.stringify(mapping.fields), mapping.userId],
+  );
 }

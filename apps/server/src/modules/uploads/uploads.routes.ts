@@ -7,6 +7,7 @@ import { route } from '../../lib/endpoint-route.ts';
 import { attachment } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { contentTypeOf } from './upload-files.ts';
+import { selectUploadSheet, setUploadMapping } from './upload-mapping.service.ts';
 import {
   cancelUpload,
   confirmUpload,
@@ -94,6 +95,27 @@ export const uploadRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
       queue: fastify.queue,
       auth: requireAuth(request),
       uploadId: request.params.id,
+    }),
+  );
+
+  route(fastify, endpoints.mapping, writers, async (request) =>
+    setUploadMapping({
+      db: fastify.db,
+      queue: fastify.queue,
+      auth: requireAuth(request),
+      uploadId: request.params.id,
+      body: request.body,
+    }),
+  );
+
+  route(fastify, endpoints.sheet, writers, async (request) =>
+    selectUploadSheet({
+      db: fastify.db,
+      queue: fastify.queue,
+      config,
+      auth: requireAuth(request),
+      uploadId: request.params.id,
+      sheet: request.body.sheet,
     }),
   );
 

@@ -21,12 +21,14 @@ import { withTransaction } from '../../db/pool.ts';
 import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
+import { skippedAboveMessage } from './header/find-header.ts';
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { isUploadFileError } from './reader/upload-file-error.ts';
 import { tableFile } from './upload-files.ts';
-import { clipRawValue, discardUploadWork, inspectUploadFile, uploadFilePath } from './upload-pipeline.ts';
+import { decideColumns, inspectUploadFile } from './upload-header.ts';
+import { clipRawValue, discardUploadWork, uploadFilePath } from './upload-pipeline.ts';
 import {
   findUploadErrors,
   findUploads as findUploadRows,
@@ -67,6 +69,7 @@ export function toUpload(row: UploadRow): Upload {
       restored: row.rows_restored,
       duplicates: row.rows_duplicate,
       rejected: row.rows_rejected,
+      skipped: row.details.skipped ?? 0,
     },
     errorMessage: row.error_message,
     author: row.created_by ? { id: row.created_by, fullName: row.author_name ?? '' } : null,
@@ -88,7 +91,11 @@ function toErrorRow(kind: UploadKind, row: UploadErrorDbRow): UploadErrorRow {
   };
 }
 
-async function requireUpload(db: pg.Pool | pg.PoolClient, auth: AuthContext, id: string): Promise<UploadRow> {
+export async function requireUpload(
+  db: pg.Pool | pg.PoolClient,
+  auth: AuthContext,
+  id: string,
+): Promise<UploadRow> {
   const upload = await getUploadRow(db, id, auth.organisationId);
   if (!upload) {
     throw new AppError('UPLOAD_NOT_FOUND');
@@ -170,6 +177,7 @@ export async function createUpload(options: {
   }
 
   await withTransaction(db, async (tx) => {
+    const decided = await decideColumns(tx, { organisationId: auth.organisationId, handler, inspected });
     await insertUpload(tx, {
       id,
       organisationId: auth.organisationId,
@@ -177,17 +185,13 @@ export async function createUpload(options: {
       kind,
       fileName,
       fileSize: size,
-      status: 'received',
+      status: decided.mappingQuestion ? 'needs_mapping' : 'received',
       autoConfirm: options.autoConfirm,
-      details: {
-        format: inspected.source.format,
-        encoding: inspected.source.encoding,
-        delimiter: inspected.source.delimiter,
-        columns: inspected.header.columns,
-        ignoredColumns: inspected.header.ignored,
-      },
+      details: decided,
     });
-    await options.queue.send(validateUploadJob, { uploadId: id }, { db: tx });
+    if (!decided.mappingQuestion) {
+      await options.queue.send(validateUploadJob, { uploadId: id }, { db: tx });
+    }
   });
   return toUpload((await getUploadRow(db, id))!);
 }
@@ -227,6 +231,21 @@ export async function getUpload(options: {
       upload.details.columns ??
       handler.columns.map((column) => ({ field: column.field, title: column.title, header: null })),
     ignoredColumns: upload.details.ignoredColumns ?? [],
+    headerRow: upload.details.headerRow ?? null,
+    skippedAbove: upload.details.headerRow ? skippedAboveMessage(upload.details.headerRow) : null,
+    sheets: upload.details.sheets ?? [],
+    sheet: upload.details.sheet ?? null,
+    fileColumns: upload.details.fileColumns ?? [],
+    fields: handler.columns.map((column) => ({
+      field: column.field,
+      title: column.title,
+      key: handler.keyFields.includes(column.field),
+    })),
+    mapping: {
+      source: upload.details.mappingSource ?? 'auto',
+      question: upload.status === 'needs_mapping' ? (upload.details.mappingQuestion ?? null) : null,
+    },
+    skippedRows: upload.details.skippedRows ?? [],
     preview,
     errors: errors.items.map((row) => toErrorRow(upload.kind, row)),
   };
@@ -268,7 +287,7 @@ export async function confirmUpload(options: {
 }
 
 /** Where a cancel is accepted: every state before the import. */
-const CANCELLABLE_STATUSES: UploadStatus[] = ['received', 'validating', 'validated'];
+const CANCELLABLE_STATUSES: UploadStatus[] = ['received', 'needs_mapping', 'validating', 'validated'];
 
 export async function cancelUpload(options: {
   db: pg.Pool;

@@ -12,6 +12,11 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import {
+  UploadHeaderSummary,
+  UploadMappingForm,
+  UploadSheetPicker,
+} from '@/components/uploads/upload-columns';
 import { UploadStatusChip } from '@/components/uploads/upload-status-chip';
 import { texts as shared } from '@/config/texts';
 import { getErrorMessage } from '@/lib/api-client';
@@ -91,7 +96,8 @@ type Sending = { file: File; percent: number };
 
 /**
  * A file upload in four steps: send (upload progress, can be cancelled), check (processing
- * progress), preview with confirm or cancel, result. The upload id sits in the URL, so a reload
+ * progress; when the columns are unsure, the mapping step first), preview with confirm or cancel
+ * (and the header, sheet and columns, which can still be changed), result. The upload id sits in the URL, so a reload
  * returns to the same step. The kind (monitoring items, pledge events) brings its texts, calls and tables.
  */
 export function UploadFlow(props: UploadFlowProps) {
@@ -328,6 +334,7 @@ type UploadStepProps = UploadFlowProps & {
 function UploadStep(props: UploadStepProps) {
   const { texts: t, upload, onConfirm, confirming, cancelling, onCancel, onRestart } = props;
   const { status, progress, counts } = upload;
+  const [editingColumns, setEditingColumns] = useState(false);
   const toAdd = counts.accepted + counts.restored;
   const again = (
     <Button variant="outlined" onClick={onRestart}>
@@ -369,9 +376,34 @@ function UploadStep(props: UploadStepProps) {
     );
   }
 
+  if (status === 'needs_mapping') {
+    return (
+      <Stack spacing={2.5}>
+        {upload.mapping.question && <Alert severity="warning">{upload.mapping.question}</Alert>}
+        <UploadSheetPicker upload={upload} />
+        {upload.skippedAbove && (
+          <Typography variant="body2" color="text.secondary" data-testid="header-row">
+            {upload.skippedAbove}
+          </Typography>
+        )}
+        <UploadMappingForm upload={upload} />
+        <Box>
+          <Button color="error" onClick={onCancel} disabled={cancelling}>
+            {t.cancel}
+          </Button>
+        </Box>
+      </Stack>
+    );
+  }
+
+  if (status === 'validated' && editingColumns) {
+    return <UploadMappingForm upload={upload} onCancel={() => setEditingColumns(false)} />;
+  }
+
   if (status === 'validated') {
     return (
       <Stack spacing={2.5}>
+        <UploadHeaderSummary upload={upload} onEditMapping={() => setEditingColumns(true)} />
         <Alert severity={counts.rejected > 0 ? 'warning' : 'info'}>
           {toAdd > 0 ? t.previewHint : t.nothingToAdd}
         </Alert>

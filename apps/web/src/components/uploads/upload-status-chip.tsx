@@ -3,6 +3,7 @@ import { UPLOAD_STATUS_LABELS, type UploadStatus } from '@pledgewatch/contract';
 
 const COLORS: Record<UploadStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
   received: 'info',
+  needs_mapping: 'warning',
   validating: 'info',
   validated: 'warning',
   importing: 'info',

@@ -3,91 +3,54 @@ import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
 import { displayIdentifier, mergeSearchIndexes, validateItemRow } from '../../monitoring/index.ts';
 import { fillLabelDictionary } from '../../statistics/index.ts';
+import {
+  CONTRACT_NUMBER_SYNONYMS,
+  DOCUMENT_NUMBER_SYNONYMS,
+  DOCUMENT_TYPE_SYNONYMS,
+  LABEL_SYNONYMS,
+  PLEDGOR_NAME_SYNONYMS,
+  VIN_SYNONYMS,
+} from '../header/column-synonyms.ts';
+import { normaliseHeader } from '../header/header-names.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
 /** For the sorts of a million staged rows (validation summary, import); this transaction only. */
 const IMPORT_WORK_MEM = '256MB';
 
+/** The document a number column holds by its header alone (normalised header → type). */
+const DOCUMENT_TYPE_OF_HEADER: Record<string, string> = {
+  инн: 'inn',
+  'инн залогодателя': 'inn',
+  огрн: 'ogrn',
+  огрнип: 'ogrnip',
+  паспорт: 'passport_rf',
+  'паспорт залогодателя': 'passport_rf',
+  'серия и номер паспорта': 'passport_rf',
+};
+
 /** A portfolio file: one VIN or one pledgor document per row (`/monitoring/upload`, tab `table`). */
 export const itemsUpload: UploadKindHandler = {
   kind: 'items',
   columns: [
-    {
-      field: 'vin',
-      title: 'VIN',
-      aliases: [
-        'вин',
-        'vin код',
-        'vin номер',
-        'номер vin',
-        'идентификационный номер',
-        'идентификационный номер vin',
-      ],
-    },
-    {
-      field: 'documentType',
-      title: 'Тип документа',
-      aliases: ['document type', 'doc type', 'вид документа', 'тип', 'type'],
-    },
-    {
-      field: 'number',
-      title: 'Номер документа',
-      aliases: [
-        'номер',
-        'документ',
-        'серия и номер',
-        'серия и номер документа',
-        'number',
-        'document',
-        'document number',
-        'doc number',
-      ],
-    },
-    {
-      field: 'label',
-      title: 'Метка',
-      aliases: [
-        'label',
-        'примечание',
-        'комментарий',
-        'описание',
-        'название',
-        'note',
-        'comment',
-        'марка модель',
-      ],
-    },
-    {
-      field: 'contractNumber',
-      title: 'Номер договора',
-      aliases: [
-        'договор',
-        'договора',
-        'номер кредитного договора',
-        'кредитный договор',
-        'contract',
-        'contract number',
-        'contract no',
-      ],
-    },
-    {
-      field: 'pledgorName',
-      title: 'Залогодатель',
-      aliases: [
-        'pledgor',
-        'pledgor name',
-        'фио',
-        'фио залогодателя',
-        'залогодатель фио',
-        'заемщик',
-        'borrower',
-      ],
-    },
+    { field: 'vin', title: 'VIN', aliases: VIN_SYNONYMS },
+    { field: 'documentType', title: 'Тип документа', aliases: DOCUMENT_TYPE_SYNONYMS },
+    { field: 'number', title: 'Номер документа', aliases: DOCUMENT_NUMBER_SYNONYMS },
+    { field: 'label', title: 'Метка', aliases: LABEL_SYNONYMS },
+    { field: 'contractNumber', title: 'Номер договора', aliases: CONTRACT_NUMBER_SYNONYMS },
+    { field: 'pledgorName', title: 'Залогодатель', aliases: PLEDGOR_NAME_SYNONYMS },
   ],
   keyFields: ['vin', 'number'],
   missingHeaderMessage:
-    'Не найдена строка заголовков: в первой строке файла нужен столбец «VIN» или «Номер документа» ' +
+    'Не найдена строка заголовков: в первых 30 строках файла нужна строка со столбцом «VIN» или «Номер документа» ' +
     '(а также «Тип документа», «Метка», «Номер договора», «Залогодатель»). Скачайте шаблон',
+
+  impliedValues(headers) {
+    // A column headed «ИНН» or «Серия и номер паспорта» says what its numbers are.
+    const header = headers.get('number');
+    const type =
+      !headers.has('documentType') && header ? DOCUMENT_TYPE_OF_HEADER[normaliseHeader(header)] : undefined;
+    return type ? { documentType: type } : ({} as Record<string, string>);
+  },
   templateRows: [
     ['XTA210740Y1234565', '', '', 'LADA 2107, белый', 'КД-2024/001', 'Иванов Иван Иванович'],
     ['Z94CB41AAER123456', '', '', 'Hyundai Solaris', 'КД-2024/002', 'Петрова Анна Сергеевна'],

@@ -1,12 +1,9 @@
 import type { UploadKind, UploadPreviewRow } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
+import type { FieldNames } from '../header/header-names.ts';
 
-/** A column of a kind's template and the headers recognised for it (normalised, see normaliseHeader). */
-export interface UploadColumn {
-  field: string;
-  title: string;
-  aliases: readonly string[];
-}
+/** A column of a kind's template and the other headers recognised for it (see header/header-names.ts). */
+export type UploadColumn = FieldNames;
 
 export interface RowProblem {
   field: string | null;
@@ -40,15 +37,25 @@ export interface ImportResult {
 export interface UploadKindHandler {
   kind: UploadKind;
   columns: readonly UploadColumn[];
-  /** The header must name at least one of these fields. */
+  /** The file must give one of these fields (the mapping step asks for one when none is found). */
   keyFields: readonly string[];
+  /**
+   * The fields that identify a row (default keyFields): a row without any of them that looks like
+   * a totals line or a note is skipped (header/table-end.ts).
+   */
+  identifierFields?: readonly string[];
+  /**
+   * Values a row takes when its own cell is empty, implied by the file's headers (field → header):
+   * a column headed «ИНН» holds INNs.
+   */
+  impliedValues?(headers: ReadonlyMap<string, string>): Readonly<Record<string, string>>;
   missingHeaderMessage: string;
   /** Example rows for the template, in column order. */
   templateRows: readonly (readonly string[])[];
   stagingTable: string;
   /** Staging columns after upload_id and row_number, in the order validateRow returns them. */
   stagingColumns: readonly string[];
-  /** Whether the first record looks like data rather than a header (for a clearer message). */
+  /** Whether a record looks like data rather than a header (finds the header above the data). */
   looksLikeData(values: readonly string[]): boolean;
   validateRow(values: Readonly<Record<string, string>>): RowCheck;
   /**
@@ -74,59 +81,4 @@ export interface UploadKindHandler {
     tx: Queryable,
     options: { uploadId: string; organisationId: string; userId: string | null },
   ): Promise<ImportResult>;
-}
-
-/** Lower case, ё → е, punctuation and extra spaces dropped: «№ Договора*» → «договора». */
-export const normaliseHeader = (value: string) =>
-  value
-    .toLowerCase()
-    .replaceAll('ё', 'е')
-    .replace(/[^0-9a-zа-я]+/g, ' ')
-    .trim();
-
-export interface HeaderMap {
-  /** field → file column index */
-  indexOf: Map<string, number>;
-  columns: { field: string; title: string; header: string | null }[];
-  ignored: string[];
-}
-
-export function mapHeader(handler: UploadKindHandler, header: readonly string[]): HeaderMap | null {
-  const lookup = new Map<string, string>();
-  for (const column of handler.columns) {
-    lookup.set(normaliseHeader(column.title), column.field);
-    for (const alias of column.aliases) {
-      lookup.set(normaliseHeader(alias), column.field);
-    }
-  }
-  const indexOf = new Map<string, number>();
-  const headers = new Map<string, string>();
-  const ignored: string[] = [];
-  header.forEach((cell, index) => {
-    const text = cell.trim();
-    if (text === '') {
-      return;
-    }
-    const field = lookup.get(normaliseHeader(text));
-    if (field && !indexOf.has(field)) {
-      indexOf.set(field, index);
-      headers.set(field, text);
-    } else {
-      // Kept in the upload's details (jsonb: no NUL) and shown back: a short, clean name.
-      const name = text.replaceAll('\0', '');
-      ignored.push(name.length > 100 ? `${name.slice(0, 100)}…` : name);
-    }
-  });
-  if (!handler.keyFields.some((field) => indexOf.has(field))) {
-    return null;
-  }
-  return {
-    indexOf,
-    columns: handler.columns.map((c) => ({
-      field: c.field,
-      title: c.title,
-      header: headers.get(c.field) ?? null,
-    })),
-    ignored,
-  };
 }

@@ -18,6 +18,9 @@ export interface RowSource {
   format: 'csv' | 'xlsx';
   encoding: string | null;
   delimiter: string | null;
+  /** The workbook's sheets (XLSX; a CSV has none) and the one read, 0-based. */
+  sheets?: { index: number; name: string }[];
+  sheet?: number;
   /** Every record, the header included; read once. */
   rows(): AsyncGenerator<FileRow>;
   /** Bytes of the file consumed so far (for progress). */

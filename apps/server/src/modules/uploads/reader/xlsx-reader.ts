@@ -19,7 +19,13 @@ export interface XlsxLimits {
   maxSharedStringsBytes?: number;
   /** …nor their number this (each is cut at MAX_CELL_CHARS + 1 characters). */
   maxSharedStrings?: number;
+  /** The 0-based sheet of the workbook to read (default: the first). */
+  sheet?: number;
 }
+
+/** Sheets a workbook lists, at most this many (names only: a sheet is read when chosen). */
+const MAX_SHEETS = 100;
+const SHEET_NAME_CHARS = 100;
 
 const TOO_MANY_STRINGS_MESSAGE =
   'В файле XLSX слишком много разных строк: сохраните его как CSV и загрузите ещё раз';
@@ -152,8 +158,8 @@ function numberText(raw: string): string {
 
 /**
  * A streaming XLSX reader: the zip directory is checked first (entry count, declared sizes, ratios;
- * yauzl also stops an entry that inflates beyond its declared size), then the first sheet is parsed
- * row by row. Only the shared-strings table is held in memory, within its own limit.
+ * yauzl also stops an entry that inflates beyond its declared size), then the chosen sheet (the first
+ * by default) is parsed row by row. Only the shared-strings table is held in memory, within its own limit.
  */
 export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<RowSource> {
   let zip: yauzl.ZipFile;
@@ -182,23 +188,32 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
 
     // Every part read counts against the archive's unpacked size, whatever its declared size.
     const budget = new XmlBudget(limits.maxUnzippedBytes);
-    let firstSheetRel: string | null = null;
+    const sheets: { name: string; rel: string }[] = [];
     await parseEntry(zip, workbook, budget, MAX_SMALL_PART_ELEMENTS, {
       opentag: (tag) => {
-        if (firstSheetRel === null && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
+        if (sheets.length < MAX_SHEETS && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
           const attributes = tag.attributes;
-          firstSheetRel =
-            attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '';
+          sheets.push({
+            name: (attributes.name ?? '').replaceAll('\0', '').slice(0, SHEET_NAME_CHARS),
+            rel: attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '',
+          });
         }
       },
     });
-    let sheetPath = 'xl/worksheets/sheet1.xml';
+    const sheetIndex = limits.sheet ?? 0;
+    if (sheetIndex > 0 && sheetIndex >= sheets.length) {
+      throw new UploadFileError(
+        `В книге XLSX нет листа № ${sheetIndex + 1}: в ней ${sheets.length} лист(ов)`,
+      );
+    }
+    const sheetRel = sheets[sheetIndex]?.rel;
+    let sheetPath = sheetIndex === 0 ? 'xl/worksheets/sheet1.xml' : '';
     const rels = entries.get('xl/_rels/workbook.xml.rels');
-    if (rels && firstSheetRel) {
+    if (rels && sheetRel) {
       await parseEntry(zip, rels, budget, MAX_SMALL_PART_ELEMENTS, {
         opentag: (tag) => {
           const attributes = tag.attributes;
-          if (tag.name === 'Relationship' && attributes.Id === firstSheetRel && attributes.Target) {
+          if (tag.name === 'Relationship' && attributes.Id === sheetRel && attributes.Target) {
             const target = attributes.Target;
             sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
           }
@@ -366,6 +381,8 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
       format: 'xlsx',
       encoding: null,
       delimiter: null,
+      sheets: sheets.map((entry, index) => ({ index, name: entry.name || `Лист ${index + 1}` })),
+      sheet: sheetIndex,
       rows,
       // Progress counts unpacked sheet bytes against the sheet's unpacked size.
       bytesRead: () => consumed,

@@ -30,14 +30,44 @@ const detail = (status: UploadStatus, kind: UploadDetail['kind']): UploadDetail 
   statusLabel: `метка ${status}`,
   autoConfirm: false,
   progress: { rowsProcessed: 3, percent: status === 'received' ? null : 40 },
-  counts: { rows: 3, accepted: 2, restored: 0, duplicates: 0, rejected: 1 },
+  counts: { rows: 3, accepted: 2, restored: 0, duplicates: 0, rejected: 1, skipped: 1 },
   errorMessage: status === 'failed' ? 'Файл повреждён' : null,
   author: null,
   createdAt: '2026-02-01T09:00:00.000Z',
   updatedAt: '2026-02-01T09:00:00.000Z',
   finishedAt: null,
   columns: [{ field: 'vin', title: 'VIN', header: 'VIN' }],
-  ignoredColumns: [],
+  ignoredColumns: ['№ п/п'],
+  headerRow: 4,
+  skippedAbove: 'Строки 1–3 пропущены: заголовок найден в строке 4',
+  sheets: [
+    { index: 0, name: 'Инструкция' },
+    { index: 1, name: 'Портфель' },
+  ],
+  sheet: 1,
+  fileColumns: [
+    { index: 0, header: '№ п/п', samples: ['1', '2'], field: null, match: null, ambiguous: false },
+    {
+      index: 1,
+      header: 'VIN (идентификационный номер)',
+      samples: ['XTA210990Y2765432', 'BADVIN'],
+      field: status === 'needs_mapping' ? null : 'vin',
+      match: status === 'needs_mapping' ? null : 'synonym',
+      ambiguous: false,
+    },
+  ],
+  fields: [
+    { field: 'vin', title: 'VIN', key: true },
+    { field: 'label', title: 'Метка', key: false },
+  ],
+  mapping: {
+    source: 'auto',
+    question:
+      status === 'needs_mapping'
+        ? 'Не найден столбец «VIN» или «Номер документа»: укажите, что хранится в каждом столбце'
+        : null,
+  },
+  skippedRows: [{ rowNumber: 7, text: 'Итого: 2 единицы' }],
   preview: [
     {
       rowNumber: 2,
@@ -153,7 +183,33 @@ describe.each(kinds)('the upload table page of $name (shared flow)', (kind) => {
     expect(text).toContain('XTA210990Y2765432');
     expect(text).toContain('VIN: 17 символов');
     expect(page).toContain('data-testid="upload-counts"');
-    expect(textsOf(page, 'button')).toEqual([kind.texts.confirm, kind.texts.cancel]);
+    expect(textsOf(page, 'button')).toEqual([
+      'Изменить сопоставление',
+      kind.texts.confirm,
+      kind.texts.cancel,
+    ]);
+  });
+
+  it('shows above the preview the header row found, the sheet, each column with a mark on the guessed ones, and the skipped rows', async () => {
+    const text = visibleText(await render(kind, 'validated'));
+    expect(text).toContain('Строки 1–3 пропущены: заголовок найден в строке 4');
+    expect(text).toContain('Лист книги');
+    expect(text).toContain('№ п/п → не загружается');
+    expect(text).toContain('VIN (идентификационный номер) → VIN');
+    expect(text).toContain('Угадано по названию');
+    expect(text).toContain('Пропущено строк итогов и примечаний: 1 (строка 7: «Итого: 2 единицы»)');
+  });
+
+  it('asks for the mapping: the question, each column with its samples and a field to choose', async () => {
+    const page = await render(kind, 'needs_mapping');
+    const text = visibleText(page);
+    expect(text).toContain('Не найден столбец «VIN» или «Номер документа»');
+    expect(text).toContain('Строки 1–3 пропущены: заголовок найден в строке 4');
+    expect(page.match(/data-testid="mapping-column"/g)).toHaveLength(2);
+    expect(text).toContain('Примеры: XTA210990Y2765432 · BADVIN');
+    expect(page).toContain('aria-label="Поле: VIN (идентификационный номер)"');
+    expect(textsOf(page, 'button')).toContain('Продолжить проверку');
+    expect(textsOf(page, 'button')).toContain(kind.texts.cancel);
   });
 
   it.each(['done', 'done_with_errors'] as const)(

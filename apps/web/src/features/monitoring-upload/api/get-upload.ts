@@ -1,4 +1,9 @@
-import { UPLOAD_FINAL_STATUSES, type UploadDetail, uploadEndpoints } from '@pledgewatch/contract';
+import {
+  UPLOAD_FINAL_STATUSES,
+  UPLOAD_WAITING_STATUSES,
+  type UploadDetail,
+  uploadEndpoints,
+} from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
 import { callEndpoint } from '@/lib/api-client';
@@ -7,9 +12,11 @@ import { queryKeys } from '@/lib/query-keys';
 export const getUpload = (id: string): Promise<UploadDetail> =>
   callEndpoint(uploadEndpoints.detail, { params: { id } });
 
-/** Still moving on the server: validated waits for the user, so it is not polled. */
+/** Still moving on the server: the preview and the mapping step wait for the user, so are not polled. */
 const isMoving = (upload: UploadDetail | undefined) =>
-  upload !== undefined && upload.status !== 'validated' && !UPLOAD_FINAL_STATUSES.includes(upload.status);
+  upload !== undefined &&
+  !UPLOAD_WAITING_STATUSES.includes(upload.status) &&
+  !UPLOAD_FINAL_STATUSES.includes(upload.status);
 
 export const uploadQueryOptions = (id: string) =>
   queryOptions({

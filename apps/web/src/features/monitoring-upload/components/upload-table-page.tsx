@@ -66,7 +66,6 @@ export default function UploadTablePage() {
       preview={(upload) => (
         <>
           <UploadCounts counts={upload.counts} stage="preview" />
-          <ColumnsInfo upload={upload} />
           <AcceptedRowsTable upload={upload} />
           <RejectedRowsTable upload={upload} />
           {upload.counts.rejected > 0 && <ErrorFile uploadId={upload.id} />}
@@ -104,27 +103,6 @@ function FileFacts({ upload }: { upload: UploadDetail }) {
     <Typography variant="body2" color="text.secondary">
       {facts.join(' · ')}
     </Typography>
-  );
-}
-
-function ColumnsInfo({ upload }: { upload: UploadDetail }) {
-  const found = upload.columns.filter((column) => column.header !== null);
-  if (found.length === 0 && upload.ignoredColumns.length === 0) {
-    return null;
-  }
-  return (
-    <Stack spacing={0.5}>
-      <Typography variant="body2" color="text.secondary">
-        {t.columnsFound(
-          found.map((column) => `${column.header} → ${column.title}`).join(', ') || texts.common.dash,
-        )}
-      </Typography>
-      {upload.ignoredColumns.length > 0 && (
-        <Typography variant="body2" color="warning.main">
-          {t.columnsIgnored(upload.ignoredColumns.join(', '))}
-        </Typography>
-      )}
-    </Stack>
   );
 }
 

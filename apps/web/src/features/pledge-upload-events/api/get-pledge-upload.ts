@@ -1,4 +1,9 @@
-import { UPLOAD_FINAL_STATUSES, type UploadDetail, uploadEndpoints } from '@pledgewatch/contract';
+import {
+  UPLOAD_FINAL_STATUSES,
+  UPLOAD_WAITING_STATUSES,
+  type UploadDetail,
+  uploadEndpoints,
+} from '@pledgewatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { UPLOAD_POLL_MS } from '@/config/constants';
 import { callEndpoint } from '@/lib/api-client';
@@ -8,7 +13,9 @@ export const getPledgeUpload = (id: string): Promise<UploadDetail> =>
   callEndpoint(uploadEndpoints.detail, { params: { id } });
 
 const isMoving = (upload: UploadDetail | undefined) =>
-  upload !== undefined && upload.status !== 'validated' && !UPLOAD_FINAL_STATUSES.includes(upload.status);
+  upload !== undefined &&
+  !UPLOAD_WAITING_STATUSES.includes(upload.status) &&
+  !UPLOAD_FINAL_STATUSES.includes(upload.status);
 
 export const pledgeUploadQueryOptions = (id: string) =>
   queryOptions({
