@@ -129,6 +129,8 @@ export async function openRowSource(
     encoding: opened.encoding,
     delimiter: opened.delimiter,
     totalBytes: opened.totalBytes,
+    sheets: opened.sheets,
+    sheet: opened.sheet,
     rows,
     bytesRead: () => bytesRead,
     close,

@@ -13,6 +13,9 @@ export type ReaderRequest = { type: 'next' };
 
 /** Reader → parent: the file opened, a batch of rows (the last one has done), or the failure. */
 export type ReaderReply =
-  | ({ type: 'open' } & Pick<RowSource, 'format' | 'encoding' | 'delimiter' | 'totalBytes'>)
+  | ({ type: 'open' } & Pick<
+      RowSource,
+      'format' | 'encoding' | 'delimiter' | 'totalBytes' | 'sheets' | 'sheet'
+    >)
   | { type: 'rows'; rows: FileRow[]; bytesRead: number; done: boolean }
   | { type: 'error'; fileError: boolean; message: string };

@@ -49,6 +49,8 @@ try {
     encoding: source.encoding,
     delimiter: source.delimiter,
     totalBytes: source.totalBytes,
+    sheets: source.sheets,
+    sheet: source.sheet,
   });
 } catch (error) {
   post(failure(error));
