@@ -307,6 +307,9 @@ describe('the registry exchange: results back in', () => {
     expect(corrected.statusCode, corrected.body).toBe(200);
     expect(corrected.json().event).toMatchObject({ status: 'new', package: null });
     expect(corrected.json().event.notificationId).not.toBe(second.notificationId);
+    // The package it left is now wholly numbered: registered.
+    const left = (await send('GET', `/api/v1/pledges/packages/${packageId}`, admin)).json();
+    expect(left).toMatchObject({ status: 'registered', eventsCount: 1, registeredCount: 1 });
     const again = await approvedPackage(
       admin,
       await createSignedInUser(app, { role: 'analyst', organisationId: admin.organisationId }),
@@ -359,6 +362,16 @@ describe('the registry exchange: results back in', () => {
       ['глубина.xml', deep, /глубина\.xml — XML отклонён: вложенность элементов XML глубже 32 уровней/],
       ['бомба.zip', bomb, /бомба\.zip — архив распаковывается в недопустимо большой объём/],
       ['пусто.xml', '<Something/>', /пусто\.xml — нет ни свидетельства/],
+      [
+        'много.xml',
+        `<a>${'<b/>'.repeat(20_001)}</a>`,
+        /много\.xml — XML отклонён: в документе больше 20000 элементов XML/,
+      ],
+      [
+        'длинный.xml',
+        rejection(second.notificationId, 'я'.repeat(10_001)),
+        /длинный\.xml — текст элемента RejectReason длиннее 10000 символов/,
+      ],
     ];
     // A good certificate beside a bad one in the same ZIP: still nothing applied.
     cases.push([

@@ -7,6 +7,7 @@ import { attachment } from '../../lib/http.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { contentTypeOf, createUpload, uploadTemplateFile } from '../uploads/index.ts';
 import { pledgePackageRoutes } from './pledge-packages.routes.ts';
+import { settlePackage } from './pledge-packages.service.ts';
 import { fileOf } from './pledge-routes-shared.ts';
 import {
   correctPledgeEvent,
@@ -65,14 +66,16 @@ export const pledgeRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
     getPledgeEvent({ db: fastify.db, auth: requireAuth(request), eventId: request.params.id }),
   );
 
-  route(fastify, endpoints.correctEvent, { onRequest: writers }, async (request) =>
-    correctPledgeEvent({
+  route(fastify, endpoints.correctEvent, { onRequest: writers }, async (request) => {
+    const auth = requireAuth(request);
+    return correctPledgeEvent({
       db: fastify.db,
-      auth: requireAuth(request),
+      auth,
       eventId: request.params.id,
       event: request.body,
-    }),
-  );
+      settlePackage: (tx, packageId) => settlePackage(tx, fastify.queue, auth, packageId),
+    });
+  });
 
   await fastify.register(pledgePackageRoutes, { config });
 };

@@ -293,6 +293,11 @@ export async function correctPledgeEvent(options: {
   auth: AuthContext;
   eventId: string;
   event: PledgeEventData;
+  /**
+   * Called in the transaction with the package the corrected notification left, when it was still
+   * sent (the registry's results rejected it alone): the package may now be wholly numbered.
+   */
+  settlePackage?: (tx: pg.PoolClient, packageId: string) => Promise<void>;
 }): Promise<CreatePledgeEventResponse> {
   const { auth, event } = options;
   if (event.kind === 'exclusion' && auth.role !== 'admin') {
@@ -338,6 +343,9 @@ export async function correctPledgeEvent(options: {
         monitoringArchived: outcome.archived,
       },
     });
+    if (old.package_id && old.package_status === 'sent') {
+      await options.settlePackage?.(tx, old.package_id);
+    }
     return outcome;
   });
   return eventResponse(options.db, auth.organisationId, options.eventId, event, result);
