@@ -18,6 +18,9 @@ export const queryKeys = {
   profile: {
     one: ['user', 'profile'] as const,
   },
+  apiKeys: {
+    all: ['api-keys'] as const,
+  },
   users: {
     all: ['users'] as const,
     list: <Q>(query: Q) => ['users', query] as const,

@@ -13,6 +13,7 @@ export const texts = {
       appearance: 'Оформление',
       sessions: 'Сеансы',
       users: 'Пользователи',
+      apiKeys: 'Ключи API',
       outbox: 'Исходящая почта',
       audit: 'Журнал действий',
     },

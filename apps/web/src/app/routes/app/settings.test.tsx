@@ -1,6 +1,13 @@
-import { profileResponseSchema, type Role, userEndpoints } from '@pledgewatch/contract';
+import {
+  apiKeyEndpoints,
+  apiKeysResponseSchema,
+  profileResponseSchema,
+  type Role,
+  userEndpoints,
+} from '@pledgewatch/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
+import { apiKeysQueryOptions } from '@/features/api-keys/api/get-api-keys';
 import { profileQueryOptions } from '@/features/settings/api/get-profile';
 import { meQueryOptions } from '@/lib/auth';
 import { meAnswer, userFixture } from '@/testing/fixtures';
@@ -63,8 +70,53 @@ describe('settings route', () => {
       'Оформление',
       'Сеансы',
       'Пользователи',
+      'Ключи API',
       'Журнал действий',
     ]);
+  });
+
+  it('lists the organisation’s API keys for an admin, never their secrets', async () => {
+    stubApi([
+      meAnswer('admin'),
+      {
+        path: apiKeyEndpoints.list.path,
+        schema: apiKeysResponseSchema,
+        body: {
+          items: [
+            {
+              id: '7d0f2c1e-0000-4000-8000-0000000000a1',
+              name: 'АБС: выдача кредитов',
+              role: 'analyst',
+              prefix: 'pwk_Ab12Cd',
+              rateLimitPerMinute: 600,
+              createdAt: '2026-11-01T08:00:00.000Z',
+              createdBy: 'Админ',
+              expiresAt: null,
+              lastUsedAt: '2026-11-25T09:30:00.000Z',
+              revokedAt: null,
+              status: 'active',
+            },
+          ],
+        },
+      },
+    ]);
+    const html = await renderRoute({
+      path: paths.settings.path,
+      url: `${paths.settings.getHref()}?tab=apiKeys`,
+      element: <SettingsRoute />,
+      prefetch: (queryClient) =>
+        Promise.all([
+          queryClient.prefetchQuery(meQueryOptions()),
+          queryClient.prefetchQuery(apiKeysQueryOptions()),
+        ]),
+    });
+    const text = visibleText(html);
+    expect(text).toContain('АБС: выдача кредитов');
+    expect(text).toContain('Аналитик pwk_Ab12Cd');
+    expect(html).not.toContain('secret');
+    expect(text).toContain('25.11.2026');
+    expect(text).toContain('бессрочно');
+    expect(text).toContain('Отозвать');
   });
 
   it('opens the tab named in the URL, and falls back to the profile for one the role lacks', async () => {

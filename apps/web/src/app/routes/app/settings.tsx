@@ -9,6 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '@/components/ui/page';
+import { ApiKeysPanel } from '@/features/api-keys/components/api-keys-panel';
 import { AuditLogTable } from '@/features/audit-log/components/audit-log-table';
 import { OutboxTable } from '@/features/outbox/components/outbox-table';
 import { profileQueryOptions, useProfile } from '@/features/settings/api/get-profile';
@@ -29,12 +30,12 @@ export const clientLoader = (queryClient: QueryClient) => async () => {
   return null;
 };
 
-type TabId = 'profile' | 'password' | 'appearance' | 'sessions' | 'users' | 'audit' | 'outbox';
+type TabId = 'profile' | 'password' | 'appearance' | 'sessions' | 'users' | 'apiKeys' | 'audit' | 'outbox';
 
 function availableTabs(user: User): TabId[] {
   const tabs: TabId[] = ['profile', 'password', 'appearance', 'sessions'];
   if (user.role === 'admin') {
-    tabs.push('users', 'audit');
+    tabs.push('users', 'apiKeys', 'audit');
   }
   if (user.isStaff) {
     tabs.push('outbox');
@@ -79,6 +80,8 @@ function TabContent({ tab, user }: { tab: TabId; user: User }): ReactNode {
       return <AppearanceSettings />;
     case 'users':
       return <UsersTable currentUserId={user.id} />;
+    case 'apiKeys':
+      return <ApiKeysPanel />;
     case 'audit':
       return <AuditLogTable />;
     case 'outbox':
