@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../db/pool.ts';
 import { createMailer, type MailMessage } from '../../lib/mailer.ts';
+import { registry } from '../../lib/metrics.ts';
 import { startSmtpSink } from '../../testing/smtp-sink.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { deliverNotificationJob } from './jobs/deliver-notification.job.ts';
@@ -447,8 +448,15 @@ describe('notification delivery', () => {
     const [delivery] = await deliveriesOf(rule.id);
     expect(delivery!.recipient).toBe(`${hooks.url}/hook`);
     const before = hooks.requests.length;
+    // The delivery counts on /metrics by channel and outcome.
+    const sentWebhooks = async () =>
+      (await registry.getSingleMetric('pledgewatch_notification_deliveries_total')!.get()).values.find(
+        (value) => value.labels.channel === 'webhook' && value.labels.outcome === 'sent',
+      )?.value ?? 0;
+    const sentBefore = await sentWebhooks();
     await runJob(delivery!.id);
     expect(hooks.requests).toHaveLength(before + 1);
+    expect(await sentWebhooks()).toBe(sentBefore + 1);
     const request = hooks.requests.at(-1)!;
     expect(request.path).toBe('/hook?token=receiver-token');
     expect(request.headers['idempotency-key']).toBe(delivery!.id);
