@@ -48,17 +48,17 @@ describe('check batches at a time', () => {
   });
 
   it('is what the queue consumer is started with in each process', async () => {
-    expect(await consumerOptions({}, 'app')).toMatchObject({ localConcurrency: 1, batchSize: 4 });
+    expect(await consumerOptions({}, 'app')).toMatchObject({ localConcurrency: 1, batchSize: 1 });
     expect(await consumerOptions({}, undefined)).toMatchObject({ localConcurrency: 1 });
-    expect(await consumerOptions({}, 'worker')).toMatchObject({ localConcurrency: 3, batchSize: 4 });
+    expect(await consumerOptions({}, 'worker')).toMatchObject({ localConcurrency: 3, batchSize: 1 });
     expect(await consumerOptions({ CHECK_BATCH_CONCURRENCY: '4' }, 'app')).toMatchObject({
       localConcurrency: 4,
     });
     expect(await consumerOptions({ CHECK_BATCH_CONCURRENCY: '2' }, 'worker')).toMatchObject({
       localConcurrency: 2,
     });
-    // Other tuning passes through as before.
-    expect(await consumerOptions({}, 'worker')).toMatchObject({ burstWhenBatchFull: true });
+    // One batch per fetch: a killed worker holds no batch it has not begun.
+    expect(await consumerOptions({}, 'worker')).not.toHaveProperty('burstWhenBatchFull');
   });
 });
 

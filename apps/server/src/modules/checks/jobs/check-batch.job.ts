@@ -38,10 +38,13 @@ export const checkBatchJob = defineJob({
     expireInSeconds: 1800,
     heartbeatSeconds: 10,
   },
-  // No poll delay while batches keep coming; how many at a time depends on the process.
-  batchSize: 4,
+  // One batch per fetch: a process holds only the batches it runs, so a killed worker costs those
+  // alone. With four per fetch (three loops: up to twelve, all of an 11-batch run) the batches it had
+  // fetched and not begun waited for its heartbeat to lapse and were retried, while the other
+  // worker's loops sat idle. A batch (CHECK_BATCH_SIZE items) outlasts the poll interval, so the
+  // next fetch follows at once (pg-boss skips the delay after a job longer than the interval).
   heavy: true,
-  work: { localConcurrency: checkBatchConcurrency, burstWhenBatchFull: true },
+  work: { localConcurrency: checkBatchConcurrency },
   async handler(job, { db, config, queue, timings }) {
     await processCheckBatch({
       db,
