@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          // `*.dom.test.tsx` files mount into happy-dom (`// @vitest-environment happy-dom`) and type and click.
+          testTimeout: 20_000,
         },
       },
       {

@@ -9,29 +9,61 @@ import { createQueryClient } from '@/lib/react-query';
 import { createAppTheme, ThemeModeProvider } from '@/lib/theme';
 
 /** One stubbed API answer: the body is parsed by the contract's schema, so it has the server's shape. */
-export type StubAnswer = { path: string; schema: z.ZodType; body: unknown };
+export type StubAnswer = {
+  path: string;
+  schema: z.ZodType;
+  body: unknown;
+  /** Answers only this method (a list and its create share a path); without it, any method. */
+  method?: string;
+  /** The HTTP status (200 by default); a 4xx body is the server's error shape. */
+  status?: number;
+};
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** One request as the app sent it: method, path with its query string, and the JSON body if any. */
+export type SentCall = { method: string; url: string; body: unknown };
 
 /**
  * Stubs `fetch` with answers by path (the query string is ignored) and records the URLs asked
  * for; anything else answers 404 so a missing stub shows in the test.
  */
-export function stubApi(answers: StubAnswer[]): { requested: string[]; sent: unknown[] } {
+export function stubApi(answers: StubAnswer[]): { requested: string[]; sent: unknown[]; calls: SentCall[] } {
   const requested: string[] = [];
   /** The JSON bodies sent (POST and the like), in order. */
   const sent: unknown[] = [];
-  const bodies = new Map(answers.map((answer) => [answer.path, answer.schema.parse(answer.body)]));
+  /** Every request with its method, so a test can tell a mutation from a refetch. */
+  const calls: SentCall[] = [];
+  const bodies = new Map(
+    answers.map((answer) => [
+      `${answer.method ?? '*'} ${answer.path}`,
+      { status: answer.status ?? 200, body: answer.schema.parse(answer.body) },
+    ]),
+  );
   vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     requested.push(`${url.pathname}${url.search}`);
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? parseJson(init.body) : init?.body;
     if (typeof init?.body === 'string') {
-      sent.push(JSON.parse(init.body));
+      sent.push(body);
     }
-    const body = bodies.get(url.pathname);
-    return body === undefined
+    calls.push({ method, url: `${url.pathname}${url.search}`, body });
+    const answer = bodies.get(`${method} ${url.pathname}`) ?? bodies.get(`* ${url.pathname}`);
+    return answer === undefined
       ? new Response(JSON.stringify({ code: 'NOT_FOUND', message: 'нет заглушки' }), { status: 404 })
-      : new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      : new Response(answer.status === 204 ? null : JSON.stringify(answer.body), {
+          status: answer.status,
+          headers: { 'Content-Type': 'application/json' },
+        });
   });
-  return { requested, sent };
+  return { requested, sent, calls };
 }
 
 /**
