@@ -101,6 +101,11 @@ export const statisticsPointSchema = z.object({
   uploadRowsAccepted: count,
   uploadRowsRejected: count,
   deliveries: deliveryCountsSchema.describe('Уведомлений по статусу (по дню создания)'),
+  spend: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('Расход на запросы к поставщикам, ₽ (все источники; только администраторам)'),
 });
 export type StatisticsPoint = z.infer<typeof statisticsPointSchema>;
 

@@ -181,3 +181,20 @@ export async function fillLabelDictionary(db: Queryable, organisationId: string)
     [organisationId],
   );
 }
+
+/**
+ * Spend on provider requests per Moscow day of the period, all sources (source_request_days, 0063):
+ * the providers bill the platform's keys, shared by every organisation.
+ */
+export async function listSpendByDay(
+  db: Queryable,
+  fromDate: string,
+  toDate: string,
+): Promise<{ day: string; spend: string }[]> {
+  const { rows } = await db.query<{ day: string; spend: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(spend)::text AS spend FROM source_request_days
+      WHERE day BETWEEN $1::date AND $2::date GROUP BY day`,
+    [fromDate, toDate],
+  );
+  return rows;
+}

@@ -13,7 +13,7 @@ import {
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { moscowMidnight } from '../../lib/moscow-time.ts';
-import { readStatistics, type StatisticsScope } from './statistics.queries.ts';
+import { listSpendByDay, readStatistics, type StatisticsScope } from './statistics.queries.ts';
 
 const DAY_MS = 86_400_000;
 const toDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -175,6 +175,19 @@ export async function getStatistics(options: {
     }
   }
 
+  // Money for admins only: the field is absent for the other roles.
+  const seesMoney = options.auth.role === 'admin';
+  if (seesMoney) {
+    const spend = await listSpendByDay(options.db, query.from, query.to);
+    for (const point of ordered) {
+      point.spend =
+        Math.round(
+          spend
+            .filter((row) => row.day >= point.bucket && row.day <= point.bucketEnd)
+            .reduce((total, row) => total + Number(row.spend), 0) * 100,
+        ) / 100;
+    }
+  }
   const sum = (pick: (point: StatisticsPoint) => number) =>
     ordered.reduce((total, point) => total + pick(point), 0);
   const eventsByType = Object.fromEntries(
@@ -208,6 +221,7 @@ export async function getStatistics(options: {
       uploadRowsRejected: sum((point) => point.uploadRowsRejected),
       deliveries: deliveryTotals,
       deliveriesTotal: DELIVERY_STATUSES.reduce((total, status) => total + deliveryTotals[status], 0),
+      ...(seesMoney ? { spend: Math.round(sum((point) => point.spend ?? 0) * 100) / 100 } : {}),
     },
   };
 }

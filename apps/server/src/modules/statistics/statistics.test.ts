@@ -441,3 +441,25 @@ describe('periodBuckets', () => {
     expect(periodBuckets('2024-02-01', '2024-03-01', 'day')).toHaveLength(30);
   });
 });
+
+describe('the spend on provider requests', () => {
+  it('is a series per bucket and a total for admins; absent for analysts', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const analyst = await createSignedInUser(app, { role: 'analyst', organisationId: admin.organisationId });
+    await app.db.query(
+      `INSERT INTO source_request_days (source_type, day, requests, spend) VALUES
+         ('wanted', '2026-02-02', 10, 15), ('pledges', '2026-02-02', 4, 2.5), ('wanted', '2026-02-05', 2, 3)`,
+    );
+    const body = { from: '2026-02-01', to: '2026-02-10', grouping: 'week' } as const;
+    const forAdmin = await statistics(admin, body);
+    expect(forAdmin.points.map((point) => [point.bucket, point.spend])).toEqual([
+      ['2026-02-01', 0],
+      ['2026-02-02', 20.5],
+      ['2026-02-09', 0],
+    ]);
+    expect(forAdmin.totals.spend).toBe(20.5);
+    const forAnalyst = await statistics(analyst, body);
+    expect(forAnalyst.points.every((point) => !('spend' in point))).toBe(true);
+    expect(forAnalyst.totals).not.toHaveProperty('spend');
+  });
+});

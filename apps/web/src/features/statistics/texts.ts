@@ -33,6 +33,7 @@ export const texts = {
       checks: 'Проверки',
       deliveries: 'Уведомления по статусам',
       uploads: 'Загрузки файлов',
+      spend: 'Расход на запросы к поставщикам, ₽',
     },
     series: {
       monitored: 'В портфеле',
@@ -40,6 +41,7 @@ export const texts = {
       oneTimeChecks: 'Разовые проверки',
       accepted: 'Строк принято',
       rejected: 'Строк отклонено',
+      spend: 'Расход, ₽',
     },
     totals: {
       events: 'Событий всего',
@@ -55,6 +57,7 @@ export const texts = {
       uploadRows: 'Строк в файлах',
       accepted: 'Принято',
       rejected: 'Отклонено',
+      spend: 'Расход за период, ₽',
     },
     csv: {
       bucket: 'Начало интервала',

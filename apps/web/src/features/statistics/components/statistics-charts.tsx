@@ -331,6 +331,24 @@ export function Charts({ data }: { data: StatisticsResponse }) {
             </BarChart>
           </ResponsiveContainer>
         </ChartCard>
+
+        {/* Money comes to admins only: the server sends no spend to other roles. */}
+        {totals.spend !== undefined && (
+          <ChartCard
+            id="spend"
+            title={t.charts.spend}
+            data={data}
+            totals={[{ label: t.totals.spend, value: totals.spend, testId: 'total-spend', color: '#6a1b9a' }]}
+          >
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={rows}>
+                {common}
+                {legend}
+                <Bar dataKey="spend" name={t.series.spend} fill="#6a1b9a" />
+              </BarChart>
+            </ResponsiveContainer>
+          </ChartCard>
+        )}
       </Box>
     </Stack>
   );

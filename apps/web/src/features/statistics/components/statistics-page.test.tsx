@@ -36,20 +36,24 @@ const answer = {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The statistics route for 1–2 March 2026 with more of the query string. */
+function renderAt(query: string) {
+  const url = `${paths.monitoringStatistics.getHref()}?period=custom&from=2026-03-01&to=2026-03-02${query}`;
+  const view = parseStatisticsView(new URL(url, 'http://localhost').searchParams);
+  return renderRoute({
+    path: paths.monitoringStatistics.path,
+    url,
+    element: <StatisticsPage />,
+    prefetch: (queryClient) => queryClient.prefetchQuery(statisticsQueryOptions(toStatisticsBody(view, ''))),
+  });
+}
+
 describe('statistics route', () => {
   it('asks for the period and filters in the URL and shows the answer', async () => {
     const api = stubApi([
       { path: monitoringEndpoints.statistics.path, schema: statisticsResponseSchema, body: answer },
     ]);
-    const url = `${paths.monitoringStatistics.getHref()}?period=custom&from=2026-03-01&to=2026-03-02&kind=vin`;
-    const view = parseStatisticsView(new URL(url, 'http://localhost').searchParams);
-    const html = await renderRoute({
-      path: paths.monitoringStatistics.path,
-      url,
-      element: <StatisticsPage />,
-      prefetch: (queryClient) =>
-        queryClient.prefetchQuery(statisticsQueryOptions(toStatisticsBody(view, ''))),
-    });
+    const html = await renderAt('&kind=vin');
     expect(api.requested).toEqual([monitoringEndpoints.statistics.path]);
     expect(api.sent).toEqual([
       expect.objectContaining({ from: '2026-03-01', to: '2026-03-02', itemKind: 'vin' }),
@@ -64,5 +68,22 @@ describe('statistics route', () => {
     expect(text).toContain('В конце периода 23 В начале периода 17');
     expect(text).toContain('Регулярных проверок 2 Объектов проверено 40 Разовых проверок 5');
     expect(text).toContain('Загрузок 1 Строк в файлах 10 Принято 9 Отклонено 1');
+    // No spend in the answer (not an admin): no spend chart.
+    expect(text).not.toContain('Расход');
+  });
+
+  it('shows the spend chart with its total when the server sends spend (an admin)', async () => {
+    const withSpend = {
+      ...answer,
+      points: answer.points.map((point, n) => ({ ...point, spend: n === 0 ? 12.5 : 30 })),
+      totals: { ...answer.totals, spend: 42.5 },
+    };
+    stubApi([
+      { path: monitoringEndpoints.statistics.path, schema: statisticsResponseSchema, body: withSpend },
+    ]);
+    const html = await renderAt('');
+    const text = visibleText(html);
+    expect(text).toContain('Расход на запросы к поставщикам, ₽');
+    expect(text).toMatch(/Расход за период, ₽ 42,5/);
   });
 });
