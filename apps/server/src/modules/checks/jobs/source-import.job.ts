@@ -1,5 +1,5 @@
 import { defineJob } from '../../../jobs/job-definition.ts';
-import { runSourceImport } from '../passport-list/passport-list.service.ts';
+import { abandonSourceImport, runSourceImport } from '../passport-list/passport-list.service.ts';
 import { sourceImportMessage } from './check-job-messages.ts';
 
 /** How long a superseded version's table is kept after the switch, for checks that read it just before. */
@@ -22,5 +22,9 @@ export const sourceImportJob = defineJob({
       lastAttempt: job.retryCount >= job.retryLimit,
       dropGraceMs: DROP_GRACE_MS,
     });
+  },
+  // Given up for good: the import says so (else it would stay «importing» and block the daily fetch).
+  async quarantine(job, { db }) {
+    await abandonSourceImport({ db, importId: job.data.importId });
   },
 });

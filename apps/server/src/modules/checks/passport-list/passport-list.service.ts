@@ -23,7 +23,7 @@ import {
   getImportJob,
 } from './passport-list.queries.ts';
 import { PassportListError, PassportListParser } from './passport-list-format.ts';
-import { importPassportList } from './passport-list-import.ts';
+import { dropStaleStorage, importPassportList } from './passport-list-import.ts';
 
 export type ListConfig = Pick<AppConfig, 'dataDir' | 'sourceImportMaxBytes' | 'uploadMaxUnzippedBytes'>;
 
@@ -204,4 +204,24 @@ export async function runSourceImport(options: {
     }
     throw error;
   }
+}
+
+/**
+ * An import whose job is given up (quarantined: two of its runs ended their process): failed with a
+ * Russian reason, its file deleted and whatever it loaded dropped. The active version is untouched.
+ */
+export async function abandonSourceImport(options: { db: pg.Pool; importId: string }): Promise<void> {
+  const job = await getImportJob(options.db, options.importId);
+  if (job?.status !== 'importing') {
+    return;
+  }
+  await failImport(
+    options.db,
+    job.id,
+    'Импорт дважды прерван остановкой процесса и больше не запускается: загрузите файл заново',
+  );
+  if (job.file_path) {
+    await rm(job.file_path, { force: true });
+  }
+  await dropStaleStorage(options.db);
 }

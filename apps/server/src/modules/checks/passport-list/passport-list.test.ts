@@ -3,7 +3,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobContext } from '../../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { sourceImportJob } from '../jobs/source-import.job.ts';
 import { createSourceAdapter } from '../sources/source-registry.ts';
 import {
   addItems,
@@ -185,6 +187,37 @@ describe('the MVD passport list', () => {
     expect((await activeImport())!.id).toBe(queued.id);
     expect(await listed('4444000004')).toBe(true);
     expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
+    expect(await filesOnDisk()).toEqual([]);
+  });
+
+  it('an import given up by the queue (quarantined) fails in Russian, its file and tables gone', async () => {
+    await importPassportList(app, staff.token, passportListCsv(['6666000006']));
+    const before = await activeImport();
+    const tables = await listTables();
+    const queued = (await post('list.csv', passportListCsv(['6666000007']))).json();
+    await expect(
+      runSourceImport({
+        db: app.db,
+        config,
+        importId: queued.id,
+        lastAttempt: false,
+        onPhase() {
+          throw new Error('worker killed');
+        },
+      }),
+    ).rejects.toThrow('worker killed');
+    await sourceImportJob.quarantine!(
+      { id: 'job', data: { importId: queued.id }, retryCount: 1, retryLimit: 2 },
+      { db: app.db } as JobContext,
+    );
+    const row = (await app.db.query('SELECT status, failure FROM source_imports WHERE id = $1', [queued.id]))
+      .rows[0];
+    expect(row).toEqual({
+      status: 'failed',
+      failure: 'Импорт дважды прерван остановкой процесса и больше не запускается: загрузите файл заново',
+    });
+    expect(await activeImport()).toEqual(before);
+    expect(await listTables()).toEqual(tables);
     expect(await filesOnDisk()).toEqual([]);
   });
 
