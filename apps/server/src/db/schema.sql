@@ -797,6 +797,19 @@ CREATE TABLE statistics_one_time_check_days (
 ALTER TABLE statistics_one_time_check_days ADD CONSTRAINT statistics_one_time_check_days_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
 ALTER TABLE statistics_one_time_check_days ADD CONSTRAINT statistics_one_time_check_days_pkey PRIMARY KEY (organisation_id, day, kind);
 
+CREATE TABLE upload_column_mappings (
+  organisation_id uuid NOT NULL,
+  kind text NOT NULL,
+  signature text NOT NULL,
+  fields jsonb NOT NULL,
+  updated_by uuid,
+  updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE upload_column_mappings ADD CONSTRAINT upload_column_mappings_kind_check CHECK (kind = ANY (ARRAY['items'::text, 'pledge_events'::text]));
+ALTER TABLE upload_column_mappings ADD CONSTRAINT upload_column_mappings_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+ALTER TABLE upload_column_mappings ADD CONSTRAINT upload_column_mappings_pkey PRIMARY KEY (organisation_id, kind, signature);
+ALTER TABLE upload_column_mappings ADD CONSTRAINT upload_column_mappings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES users(id) ON DELETE SET NULL;
+
 CREATE TABLE upload_errors (
   upload_id uuid NOT NULL,
   row_number integer NOT NULL,
@@ -856,7 +869,7 @@ ALTER TABLE uploads ADD CONSTRAINT uploads_created_by_fkey FOREIGN KEY (created_
 ALTER TABLE uploads ADD CONSTRAINT uploads_kind_check CHECK (kind = ANY (ARRAY['items'::text, 'pledge_events'::text]));
 ALTER TABLE uploads ADD CONSTRAINT uploads_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
 ALTER TABLE uploads ADD CONSTRAINT uploads_pkey PRIMARY KEY (id);
-ALTER TABLE uploads ADD CONSTRAINT uploads_status_check CHECK (status = ANY (ARRAY['received'::text, 'validating'::text, 'validated'::text, 'importing'::text, 'done'::text, 'done_with_errors'::text, 'failed'::text, 'cancelled'::text]));
+ALTER TABLE uploads ADD CONSTRAINT uploads_status_check CHECK (status = ANY (ARRAY['received'::text, 'needs_mapping'::text, 'validating'::text, 'validated'::text, 'importing'::text, 'done'::text, 'done_with_errors'::text, 'failed'::text, 'cancelled'::text]));
 
 CREATE TABLE users (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
