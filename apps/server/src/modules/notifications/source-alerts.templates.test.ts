@@ -23,7 +23,13 @@ describe('source alert messages', () => {
   it('say what happened with people’s dates in Moscow time', () => {
     expect(sourceAlertTitle(alert)).toBe('Данные источника «ДТП» не обновлялись больше 24 ч');
     const mail = renderSourceAlertEmail('ops@bank.test', 'Свежесть', alert);
-    expect(mail.text).toContain('Последнее обновление данных: 11.03.2026 00:30');
+    expect(mail.text).toContain('Последнее обновление данных: 11.03.2026 00:30 (МСК)\n');
+    // Every time in an alert, in the mail and in Telegram, says which zone it is in.
+    for (const text of [mail.text, renderSourceAlertTelegram('Свежесть', alert)]) {
+      for (const line of text.split('\n').filter((entry) => /\d\d:\d\d/.test(entry))) {
+        expect(line).toMatch(/\d\d:\d\d \(МСК\)$/);
+      }
+    }
     expect(mail.text).toContain('Обнаружено: 12.03.2026 11:05 (МСК)');
     expect(mail.text).toContain('Открыть: http://pledgewatch.test/monitoring/sources');
   });

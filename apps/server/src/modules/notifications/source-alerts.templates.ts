@@ -9,7 +9,7 @@ import type { RuleRow } from './notifications.queries.ts';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const when = (iso: string | null) => (iso ? formatPeopleDate(iso) : 'никогда');
+const when = (iso: string | null) => (iso ? `${formatPeopleDate(iso)} (МСК)` : 'никогда');
 
 /** A made-up alert for «Отправить тест» of a source rule: what a real one looks like. */
 export function sampleSourceAlert(rule: RuleRow, now: Date, appUrl: string): SourceAlert {

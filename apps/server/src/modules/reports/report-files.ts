@@ -25,6 +25,29 @@ export interface ReportColumn {
   pdfMinWidth?: number;
   /** A Moscow date or date-time written as text («31.03.2026 14:05»): a real date cell in XLSX. */
   date?: XlsxDateKind;
+  /** The closed set of values the column shows (labels): the PDF column is wide enough for each word. */
+  pdfValues?: readonly string[];
+}
+
+/** Measures text in a font («bold» for headers, «regular» for cells) at the table's size. */
+export type PdfMeasure = (text: string, font: 'bold' | 'regular') => number;
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/**
+ * The narrowest each PDF column may be: its longest header word, and the longest word of its known
+ * values, so that neither «Прочитано» nor «Критическая» is cut apart.
+ */
+export function pdfColumnFloors(
+  columns: readonly ReportColumn[],
+  measure: PdfMeasure,
+  padding: number,
+): number[] {
+  return columns.map((column) => {
+    const header = words(column.header).map((word) => measure(word, 'bold'));
+    const values = (column.pdfValues ?? []).flatMap(words).map((word) => measure(word, 'regular'));
+    return Math.max(0, ...header, ...values) + 2 * padding + 1;
+  });
 }
 
 /**
@@ -192,6 +215,26 @@ export function xlsxReport(options: {
 const GREY = '#555555';
 const LINE = '#bbbbbb';
 
+const PDF_PADDING = 1.5;
+const PDF_FONT_SIZE = 6.5;
+
+/** The widths of a PDF table's columns in this document's fonts, none narrower than its floor. */
+export function pdfTableWidths(
+  pdf: InstanceType<typeof PDFDocument>,
+  columns: readonly ReportColumn[],
+  tableWidth: number,
+): number[] {
+  const floors = pdfColumnFloors(
+    columns,
+    (text, font) => pdf.font(font).fontSize(PDF_FONT_SIZE).widthOfString(text),
+    PDF_PADDING,
+  );
+  return pdfColumnWidths(columns, tableWidth, floors);
+}
+
+/** The room for text in a PDF cell of this width. */
+export const pdfTextWidth = (columnWidth: number) => columnWidth - 2 * PDF_PADDING;
+
 /** A landscape A4 table; at most `limit` rows, with a note when the report holds more. */
 export function pdfReport(options: {
   title: string;
@@ -215,17 +258,11 @@ export function pdfReport(options: {
 
   const left = pdf.page.margins.left;
   const tableWidth = pdf.page.width - left - pdf.page.margins.right;
-  const padding = 1.5;
-  const fontSize = 6.5;
-  // No column narrower than its longest header word: «Прочитано» is never cut into «Проч/итан/о».
-  pdf.font('bold').fontSize(fontSize);
-  const floors = options.columns.map(
-    (column) =>
-      Math.max(...column.header.split(/\s+/).map((word) => pdf.widthOfString(word))) + 2 * padding + 1,
-  );
-  const widths = pdfColumnWidths(options.columns, tableWidth, floors);
+  const padding = PDF_PADDING;
+  const fontSize = PDF_FONT_SIZE;
+  const widths = pdfTableWidths(pdf, options.columns, tableWidth);
   // Text wraps at spaces and hyphens; pdfkit splits a word only when it alone is wider than the column.
-  const textOptions = (index: number) => ({ width: widths[index]! - 2 * padding, lineGap: 0 });
+  const textOptions = (index: number) => ({ width: pdfTextWidth(widths[index]!), lineGap: 0 });
 
   const drawRow = (cells: string[], bold: boolean) => {
     pdf.font(bold ? 'bold' : 'regular').fontSize(fontSize);

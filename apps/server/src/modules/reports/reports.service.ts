@@ -109,7 +109,7 @@ interface ReportDefinition<Row> {
 const EVENT_COLUMNS: ReportColumn[] = [
   { header: 'Обнаружено (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Событие', width: 32 },
-  { header: 'Важность', width: 12 },
+  { header: 'Важность', width: 12, pdfValues: Object.values(SEVERITIES).map((severity) => severity.label) },
   { header: 'Источник', width: 20 },
   { header: 'Вид объекта', width: 11 },
   { header: 'VIN / номер документа', width: 22, text: true, pdfMinWidth: 90 },
@@ -131,7 +131,7 @@ const EVENT_PDF_COLUMNS: ReportColumn[] = [
   // Date over time in two short lines; the rest shares the page in points (A4 landscape: 794).
   { header: 'Обнаружено (МСК)', width: 0, pdfMinWidth: 48 },
   { header: 'Событие', width: 90 },
-  { header: 'Важность', width: 42 },
+  { header: 'Важность', width: 42, pdfValues: Object.values(SEVERITIES).map((severity) => severity.label) },
   { header: 'Источник', width: 55 },
   { header: 'Объект', width: 0, pdfMinWidth: 84 },
   { header: 'Метка, договор', width: 85 },
@@ -146,7 +146,7 @@ const PORTFOLIO_COLUMNS: ReportColumn[] = [
   { header: 'Метка', width: 20 },
   { header: 'Номер договора', width: 16, text: true },
   { header: 'Залогодатель', width: 24 },
-  { header: 'Статус', width: 14 },
+  { header: 'Статус', width: 14, pdfValues: Object.values(ITEM_STATUS_LABELS) },
   { header: 'Откуда', width: 14 },
   { header: 'Добавлен (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Последняя проверка (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
@@ -172,7 +172,7 @@ const UPLOAD_COLUMNS: ReportColumn[] = [
   { header: 'Загружен (МСК)', width: 17, pdfMinWidth: 68, date: 'datetime' },
   { header: 'Файл', width: 28 },
   { header: 'Вид загрузки', width: 18 },
-  { header: 'Статус', width: 18 },
+  { header: 'Статус', width: 18, pdfValues: Object.values(UPLOAD_STATUS_LABELS) },
   { header: 'Строк', width: 9 },
   { header: 'Принято', width: 9 },
   { header: 'Повторов', width: 9 },
@@ -194,7 +194,8 @@ const ruDate = (date: string) => `${date.slice(8, 10)}.${date.slice(5, 7)}.${dat
 const periodText = (query: ReportQuery) =>
   query.from && query.to ? `${ruDate(query.from)}–${ruDate(query.to)}` : null;
 
-function definitionOf(query: ReportQuery, organisationId: string): ReportDefinition<never> {
+/** Exported for the layout tests. */
+export function definitionOf(query: ReportQuery, organisationId: string): ReportDefinition<never> {
   const fromTs = query.from ? moscowMidnight(query.from) : null;
   const toTs = query.to ? moscowMidnight(nextDay(query.to)) : null;
   switch (query.kind) {

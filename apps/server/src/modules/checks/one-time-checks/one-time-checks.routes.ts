@@ -2,6 +2,7 @@ import { checkEndpoints as endpoints } from '@pledgewatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppConfig } from '../../../config/env.ts';
 import { route } from '../../../lib/endpoint-route.ts';
+import { attachment } from '../../../lib/http.ts';
 import { requireAuth } from '../../../plugins/auth.ts';
 import { getCheckDocument } from './check-document.ts';
 import { renderCheckDocumentPdf } from './check-document-pdf.ts';
@@ -37,10 +38,7 @@ export const oneTimeCheckRoutes: FastifyPluginAsync<{ config: AppConfig }> = asy
     const name = `Проверка ${document.number}.pdf`;
     return reply
       .header('content-type', 'application/pdf')
-      .header(
-        'content-disposition',
-        `attachment; filename="check-${document.number.replace(/[^\w-]/g, '')}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
+      .header('content-disposition', attachment(name))
       .send(pdf);
   });
 };
