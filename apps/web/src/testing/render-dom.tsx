@@ -1,14 +1,9 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, type RenderResult, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { ToastContainer } from 'react-toastify';
 import { afterEach, vi } from 'vitest';
-import { TOAST_OPTIONS } from '@/config/constants';
 import { createQueryClient } from '@/lib/react-query';
-import { createAppTheme, ThemeModeProvider } from '@/lib/theme';
+import { AppTestProviders } from './render-route';
 
 // Two shared cores: a screen can take more than the default second to settle.
 configure({ asyncUtilTimeout: 5_000 });
@@ -40,20 +35,7 @@ export function renderDom({
 } {
   const queryClient = createQueryClient();
   const result = render(
-    <QueryClientProvider client={queryClient}>
-      <ThemeModeProvider>
-        {(mode) => (
-          <ThemeProvider theme={createAppTheme(mode)}>
-            <MemoryRouter initialEntries={[url]}>
-              <Routes>
-                <Route path={path} element={element} />
-              </Routes>
-            </MemoryRouter>
-            <ToastContainer {...TOAST_OPTIONS} theme={mode} />
-          </ThemeProvider>
-        )}
-      </ThemeModeProvider>
-    </QueryClientProvider>,
+    <AppTestProviders queryClient={queryClient} path={path} url={url} element={element} toasts />,
   );
   return { ...result, user: userEvent.setup({ delay: null }), queryClient };
 }

@@ -3,8 +3,10 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { ToastContainer } from 'react-toastify';
 import { vi } from 'vitest';
 import type { z } from 'zod';
+import { TOAST_OPTIONS } from '@/config/constants';
 import { createQueryClient } from '@/lib/react-query';
 import { createAppTheme, ThemeModeProvider } from '@/lib/theme';
 
@@ -67,6 +69,42 @@ export function stubApi(answers: StubAnswer[]): { requested: string[]; sent: unk
 }
 
 /**
+ * The providers `app/provider.tsx` mounts (out of reach of `testing/`, which may not import the app
+ * layer): the app's QueryClient, the theme mode and MUI theme, the toast container when asked for
+ * (a string render has no use for it), and a router at `url` with the one route.
+ */
+export function AppTestProviders({
+  queryClient,
+  path,
+  url,
+  element,
+  toasts = false,
+}: {
+  queryClient: QueryClient;
+  path: string;
+  url: string;
+  element: ReactNode;
+  toasts?: boolean;
+}) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        {(mode) => (
+          <ThemeProvider theme={createAppTheme(mode)}>
+            <MemoryRouter initialEntries={[url]}>
+              <Routes>
+                <Route path={path} element={element} />
+              </Routes>
+            </MemoryRouter>
+            {toasts && <ToastContainer {...TOAST_OPTIONS} theme={mode} />}
+          </ThemeProvider>
+        )}
+      </ThemeModeProvider>
+    </QueryClientProvider>
+  );
+}
+
+/**
  * Renders a screen as the app mounts it: the app's QueryClient settings, the theme-mode provider and
  * MUI theme, and a router
  * at `url`. `prefetch` fills the cache through the screen's own query-options factories (and so the
@@ -92,19 +130,7 @@ export async function renderRoute({
     vi.stubGlobal('window', { matchMedia: undefined, location: { protocol: 'http:' } });
   }
   return renderToString(
-    <QueryClientProvider client={queryClient}>
-      <ThemeModeProvider>
-        {(mode) => (
-          <ThemeProvider theme={createAppTheme(mode)}>
-            <MemoryRouter initialEntries={[url]}>
-              <Routes>
-                <Route path={path} element={element} />
-              </Routes>
-            </MemoryRouter>
-          </ThemeProvider>
-        )}
-      </ThemeModeProvider>
-    </QueryClientProvider>,
+    <AppTestProviders queryClient={queryClient} path={path} url={url} element={element} />,
   );
 }
 
