@@ -260,7 +260,9 @@ describe('the server has one outbound HTTP client', () => {
     for (const file of files) {
       const text = await readFile(path.join(root, file), 'utf8');
       if (
-        /\bfetch\(|from 'node:https?'|from 'node:tls'|from 'undici'|\b(?:net|tls)\.(?:connect|createConnection)\(/.test(
+        // A global fetch (not a method named fetch), an HTTP client of node:http(s), TLS, undici or a
+        // raw socket; a server (createServer) and types are no request.
+        /(?<![\w.])(?<!async )fetch\(|from 'node:https'|from 'node:tls'|from 'undici'|\bhttps?\.(?:request|get)\(|import \{[^}]*\b(?:request|get)\b[^}]*\} from 'node:https?'|\b(?:net|tls)\.(?:connect|createConnection)\(/.test(
           text,
         )
       ) {
