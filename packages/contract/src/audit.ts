@@ -74,6 +74,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'pledge.creation': 'Уведомление о возникновении залога',
   'pledge.change': 'Уведомление об изменении залога',
   'pledge.exclusion': 'Уведомление об исключении залога',
+  'pledge.corrected': 'Исправление уведомления о залоге',
   'pledge_package.created': 'Создание пакета уведомлений',
   'pledge_package.events_added': 'Добавление событий в пакет',
   'pledge_package.events_removed': 'Исключение событий из пакета',
@@ -84,10 +85,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'pledge_package.send': 'Отправка пакета в реестр',
   'pledge_package.register': 'Регистрация пакета реестром',
   'pledge_package.reject': 'Отказ реестра по пакету',
+  'pledge_package.registry_results': 'Загрузка ответа реестра по пакету',
   'source.cache_invalidated': 'Сброс кэша источника',
   'source.imported': 'Загрузка набора данных источника',
   'upload.imported': 'Импорт загрузки',
   'user.invited': 'Приглашение сотрудника',
+  'user.invite_existing': 'Приглашение сотрудника с действующей учётной записью',
   'user.updated': 'Изменение сотрудника',
 };
 
