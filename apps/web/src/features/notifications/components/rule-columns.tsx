@@ -1,6 +1,7 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import SendOutlinedIcon from '@mui/icons-material/SendOutlined';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -52,12 +53,25 @@ export function ruleColumns(options: RuleColumnsOptions): ResponsiveColumn<Notif
     {
       id: 'target',
       header: t.target,
-      cellSx: { minWidth: 200, maxWidth: 320, overflowWrap: 'anywhere' },
+      cellSx: { minWidth: 200, maxWidth: 320, overflowWrap: 'break-word' },
       cell: (rule) => (
         <>
           <Typography variant="body2">{NOTIFICATION_METHOD_LABELS[rule.method]}</Typography>
           <Typography variant="body2" color="text.secondary">
-            {describeTarget(rule)}
+            {rule.method === 'email'
+              ? // Each address wraps as a whole; it breaks inside only when it alone is wider than the cell.
+                rule.recipients.map((address, index) => (
+                  <Box
+                    component="span"
+                    key={address}
+                    data-address
+                    sx={{ display: 'inline-block', maxWidth: '100%' }}
+                  >
+                    {address}
+                    {index < rule.recipients.length - 1 ? ',\u00a0' : ''}
+                  </Box>
+                ))
+              : describeTarget(rule)}
           </Typography>
         </>
       ),
