@@ -21,9 +21,9 @@ describe('the «Кому» column of notification rules', () => {
       onEdit: noop,
       onDelete: noop,
     }).find((entry) => entry.id === 'target')!;
-    const html = renderToString(<>{column.cell(rule)}</>);
-    const units = [...html.matchAll(/<span[^>]*data-address="true"[^>]*>(.*?)<\/span>/g)].map(
-      (match) => match[1]!.replaceAll('<!-- -->', ''),
+    const html = renderToString(<div>{column.cell(rule)}</div>);
+    const units = [...html.matchAll(/<span[^>]*data-address="true"[^>]*>(.*?)<\/span>/g)].map((match) =>
+      match[1]!.replaceAll('<!-- -->', ''),
     );
     expect(units).toEqual(['risk-department@bank.example,\u00a0', 'boss@bank.example']);
     // Nothing in the column lets the browser break a word anywhere.
