@@ -29,7 +29,11 @@ export const useCreateUpload = (config?: MutationConfig<typeof createUpload>) =>
     ...config,
     mutationFn: createUpload,
     onSuccess: async (...args) => {
-      queryClient.setQueryData(queryKeys.uploads.detail(args[0].id), args[0]);
+      // The answer is the upload without its detail: a file waiting at the mapping step needs the
+      // detail (its columns), which is not polled, so it is fetched rather than seeded.
+      if (args[0].status !== 'needs_mapping') {
+        queryClient.setQueryData(queryKeys.uploads.detail(args[0].id), args[0]);
+      }
       await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.lists });
       await config?.onSuccess?.(...args);
     },
