@@ -1,6 +1,8 @@
+import { SOURCE_TYPE_CODES } from '@pledgewatch/contract';
 import type { AppConfig } from '../../../config/env.ts';
 import { defineJob, type JobHost } from '../../../jobs/job-definition.ts';
 import { processCheckBatch } from '../runs/check-batch.service.ts';
+import { quarantineBatch } from '../runs/runs.queries.ts';
 import { checkBatchMessage } from './check-job-messages.ts';
 
 /** Batches a worker process runs at a time when CHECK_BATCH_CONCURRENCY is not set. */
@@ -28,6 +30,10 @@ export function checkBatchConcurrency(
  * One batch of a check run against every source. The heartbeat lets the queue notice a worker
  * that died mid-batch and hand the batch to another; replays are harmless (see processCheckBatch).
  */
+/** What the run shows for a batch given up after its runs ended their process twice. */
+export const BATCH_QUARANTINED_MESSAGE =
+  'Проверка этой части портфеля дважды прервала работу процесса и остановлена; объекты проверятся в следующий раз';
+
 export const checkBatchJob = defineJob({
   ...checkBatchMessage,
   queue: {
@@ -54,6 +60,15 @@ export const checkBatchJob = defineJob({
       batchNo: job.data.batchNo,
       lastAttempt: job.retryCount >= job.retryLimit,
       timings,
+    });
+  },
+  // Two runs of this batch ended their process: the batch ends failed for its sources, the run goes on.
+  async quarantine(job, { db }) {
+    await quarantineBatch(db, {
+      runId: job.data.runId,
+      batchNo: job.data.batchNo,
+      sourceTypes: SOURCE_TYPE_CODES,
+      error: BATCH_QUARANTINED_MESSAGE,
     });
   },
 });

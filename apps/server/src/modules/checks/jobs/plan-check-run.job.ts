@@ -23,4 +23,12 @@ export const planCheckRunJob = defineJob({
       throw error;
     }
   },
+  // Two runs of the planning ended their process: the run fails instead of blocking every later run.
+  async quarantine(job, { db }) {
+    await updateRun(db, job.data.runId, {
+      status: 'failed',
+      finished_at: new Date(),
+      error: 'Подготовка проверки дважды прервала работу процесса; запустите проверку ещё раз',
+    });
+  },
 });

@@ -654,6 +654,49 @@ export async function addRunEvents(db: Queryable, runId: string, count: number):
   }
 }
 
+/**
+ * A batch whose job was quarantined (two of its runs ended their process): it ends with every source
+ * not yet done marked failed with `error`, not retried, and counts toward the run, which then ends
+ * «completed_with_errors» when it was the last. Its range is not stamped checked: the items stay due.
+ */
+export async function quarantineBatch(
+  db: Queryable,
+  input: { runId: string; batchNo: number; sourceTypes: readonly string[]; error: string },
+): Promise<FinishedRun | null> {
+  const failed: BatchSourceState = {
+    status: 'failed',
+    retryable: false,
+    attempts: 0,
+    items: 0,
+    findings: 0,
+    events: 0,
+    error: input.error,
+    durationMs: 0,
+  };
+  const { rowCount } = await db.query(
+    `UPDATE check_run_batches b
+        SET status = 'done', finished_at = now(),
+            sources = (SELECT coalesce(jsonb_object_agg(t, CASE WHEN b.sources->t->>'status' = 'done'
+                                                                 THEN b.sources->t ELSE $4::jsonb END), '{}'::jsonb)
+                         FROM unnest($3::text[]) t)
+      WHERE run_id = $1 AND batch_no = $2 AND status = 'queued'`,
+    [input.runId, input.batchNo, input.sourceTypes, JSON.stringify(failed)],
+  );
+  if (!rowCount) {
+    return null;
+  }
+  const { rows } = await db.query<FinishedRun>(
+    `UPDATE check_runs r SET batches_done = batches_done + 1,
+            status = CASE WHEN batches_done + 1 < batches_total THEN 'running' ELSE 'completed_with_errors' END,
+            finished_at = CASE WHEN batches_done + 1 >= batches_total THEN now() END
+      WHERE id = $1
+      RETURNING trigger, status,
+                extract(epoch FROM finished_at - coalesce(started_at, created_at))::float8 AS seconds`,
+    [input.runId],
+  );
+  return rows[0] ?? null;
+}
+
 /** Marks the batch finished, its items checked and the run's progress; finishes the run with its last batch. */
 export async function finishBatch(
   db: Queryable,
