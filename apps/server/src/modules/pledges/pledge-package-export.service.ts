@@ -18,9 +18,10 @@ import {
   XLSX_DATE_FORMATS,
 } from '../../lib/tabular/xlsx-layout.ts';
 import { recordAudit } from '../audit/index.ts';
+import { listPackageEvents } from './pledge-events.queries.ts';
+import type { PackageRow } from './pledge-packages.queries.ts';
 import { requirePackage, wrongStatus } from './pledge-packages.service.ts';
 import { ruDate } from './pledge-registry.ts';
-import { listPackageEvents, type PackageRow } from './pledges.queries.ts';
 import { toPledgeEvent } from './pledges.service.ts';
 import { notificationXml, validateNotification } from './registry-xml/notification-xml.ts';
 import { writeZip } from './registry-xml/zip.ts';

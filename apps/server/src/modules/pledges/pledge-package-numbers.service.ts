@@ -13,14 +13,10 @@ import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { recordAudit } from '../audit/index.ts';
 import { isUploadFileError, normaliseHeader, openRowSource } from '../uploads/index.ts';
+import { listPackageEvents } from './pledge-events.queries.ts';
+import { addPackageHistory, getPackage } from './pledge-packages.queries.ts';
 import { requirePackage, toPackage, wrongStatus } from './pledge-packages.service.ts';
-import {
-  addPackageHistory,
-  findNumberOwners,
-  getPackage,
-  listPackageEvents,
-  setRegisteredNumbers,
-} from './pledges.queries.ts';
+import { findNumberOwners, setRegisteredNumbers } from './pledge-registry.queries.ts';
 
 /**
  * Registration numbers the registry gave the package's notifications (sent or registered packages).

@@ -23,11 +23,10 @@ import {
   listPackageHistory,
   listPackageVins,
   type PackageRow,
-  packageOutcome,
-  recordRejections,
   releaseEvents,
   updatePackageStatus,
-} from './pledges.queries.ts';
+} from './pledge-packages.queries.ts';
+import { packageOutcome, recordRejections } from './pledge-registry.queries.ts';
 import { toHistoryEntry } from './pledges.service.ts';
 
 export function toPackage(row: PackageRow, auth: AuthContext): PledgePackage {

@@ -12,14 +12,13 @@ import type { JobQueue } from '../../jobs/job-definition.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { recordAudit } from '../audit/index.ts';
+import { addPackageHistory, getPackage } from './pledge-packages.queries.ts';
 import { requirePackage, settlePackage, toPackage, wrongStatus } from './pledge-packages.service.ts';
 import {
-  addPackageHistory,
   findEventsByNotificationIds,
-  getPackage,
   recordRegistryRejections,
   setRegisteredNumbers,
-} from './pledges.queries.ts';
+} from './pledge-registry.queries.ts';
 import { readRegistryResults } from './registry-xml/registry-results.ts';
 
 /** The upload in memory (the multipart limit caps it); a truncated file is refused. */

@@ -9,19 +9,21 @@ import {
 import type { Queryable } from '../../db/pool.ts';
 import { upsertItems } from '../monitoring/index.ts';
 import {
-  archiveUnpledgedItems,
   type EventContent,
   type EventRow,
   findEventByKey,
+  insertEvent,
+  listEventsOfPledge,
+  updateEventContent,
+} from './pledge-events.queries.ts';
+import {
+  archiveUnpledgedItems,
   findPledgeByNumber,
   findPledgesByContractVins,
   getPledge,
-  insertEvent,
   insertPledge,
-  listEventsOfPledge,
   type PledgeRow,
   savePledgeState,
-  updateEventContent,
   type VehicleJson,
 } from './pledges.queries.ts';
 

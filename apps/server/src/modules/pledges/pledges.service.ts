@@ -22,22 +22,21 @@ import { AppError } from '../../lib/app-error.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
 import { recordAudit } from '../audit/index.ts';
 import {
+  type EventListRow,
+  findEvents,
+  getEvent,
+  listEventsOfPledge,
+  lockEvent,
+} from './pledge-events.queries.ts';
+import { listPackageHistory, type PackageHistoryRow } from './pledge-packages.queries.ts';
+import { listEventRejections } from './pledge-registry.queries.ts';
+import {
   applyPledgeEvent,
   correctAppliedEvent,
   isPledgeRuleError,
   type PledgeRuleError,
   sha256,
 } from './pledge-registry.ts';
-import {
-  type EventListRow,
-  findEvents,
-  getEvent,
-  listEventRejections,
-  listEventsOfPledge,
-  listPackageHistory,
-  lockEvent,
-  type PackageHistoryRow,
-} from './pledges.queries.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -9,28 +9,27 @@ import { DATASET_NOT_LOADED } from '../sources/dataset-source.ts';
 import type { BatchFindingsSql, SourceAdapter } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { recordSourceAnswers } from '../sources/sources.queries.ts';
+import { countSnapshots, getSnapshots, insertEvents, writeSnapshots } from './batch-findings.queries.ts';
+import {
+  type BatchScope,
+  diffDatasetBatch,
+  findUnchangedSources,
+  type ItemChange,
+  listBatchItems,
+  scopeHasItems,
+} from './batch-matching.queries.ts';
 import { keepItemsDue, listItemsPastCutoff, readLastChecks } from './deferred-items.queries.ts';
 import { diffFindings, type EventDraft, sameFindings } from './findings-diff.ts';
 import {
   addRunEvents,
   type BatchRow,
-  type BatchScope,
   type BatchSourceState,
   type CheckRunRow,
-  countSnapshots,
-  diffDatasetBatch,
   type FinishedRun,
-  findUnchangedSources,
   finishBatch,
   getBatch,
   getCheckRun as getCheckRunRow,
-  getSnapshots,
-  type ItemChange,
-  insertEvents,
-  listBatchItems,
-  scopeHasItems,
   setBatchSourceStates,
-  writeSnapshots,
 } from './runs.queries.ts';
 import type { Deps } from './runs.service.ts';
 

@@ -9,7 +9,7 @@ import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { recordAudit } from '../../audit/index.ts';
-import { claimDueSchedules, getSchedule, upsertSchedule } from './runs.queries.ts';
+import { claimDueSchedules, getSchedule, upsertSchedule } from './check-schedules.queries.ts';
 import { type Deps, startCheckRun } from './runs.service.ts';
 
 export async function getCheckSchedule(options: { db: pg.Pool; auth: AuthContext }): Promise<CheckSchedule> {

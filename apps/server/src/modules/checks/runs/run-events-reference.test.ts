@@ -9,8 +9,9 @@ import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../.
 import type { BatchFindingsSql, CheckItem } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import { addItems, importRecords, runChecksNow } from '../testing/checks-test-helpers.ts';
+import { writeSnapshots } from './batch-findings.queries.ts';
+import { diffDatasetBatch, findUnchangedSources } from './batch-matching.queries.ts';
 import { diffFindings } from './findings-diff.ts';
-import { diffDatasetBatch, findUnchangedSources, writeSnapshots } from './runs.queries.ts';
 
 // Four items a batch: the twelve VINs are three batches, so ranges and their edges are exercised.
 const { app, config } = await buildTestApp({ config: { checkBatchSize: 4 } });
