@@ -214,7 +214,7 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
            SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type FROM monitoring_items i
             WHERE i.organisation_id = $1 AND i.kind = 'document' AND i.identifier >= $2 AND i.identifier < $3
             ORDER BY i.identifier)
-         SELECT b.id FROM (SELECT * FROM batch_items WHERE identifier ~ '^[0-9]{10}$' OFFSET 0) b ${listedBatchSql(table)}`,
+         SELECT b.id FROM (SELECT * FROM batch_items WHERE identifier ~ '^[0-9]{10}$' OFFSET 0) b ${listedBatchSql(table, { from: '$2::text', to: '$3::text' })}`,
         [organisationId, from, to],
       );
       runHits += rows.length;

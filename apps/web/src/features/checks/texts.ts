@@ -67,8 +67,8 @@ export const texts = {
       lastFailure: (when: string) => `последняя ошибка ${when}`,
       healthy: 'Нет',
       importing: (version: number) => `Загружается версия ${version}`,
-      importRead: (bytes: string, total: string | null, rows: string) =>
-        `${total ? `${bytes} из ${total}` : bytes}, строк ${rows}`,
+      importRead: (bytes: string, total: string | null, rows: string | null) =>
+        `${total ? `${bytes} из ${total}` : bytes}${rows === null ? '' : `, строк ${rows}`}`,
       import: 'Загрузить',
       resetCache: 'Сбросить кэш',
       resetAll: 'Сбросить весь кэш',

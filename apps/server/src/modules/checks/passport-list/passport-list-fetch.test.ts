@@ -1,25 +1,38 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Source } from '@pledgewatch/contract';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../testing/test-app.ts';
+import { withTransaction } from '../../../db/pool.ts';
+import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { createSourceAdapter } from '../sources/source-registry.ts';
 import { passportListCsv } from '../testing/checks-test-helpers.ts';
-import { runSourceImport } from './passport-list.service.ts';
+import { createListImport, runSourceImport } from './passport-list.service.ts';
 import { fetchPassportList } from './passport-list-fetch.ts';
 
 // The "MVD" is a server on loopback: tests never reach a real address.
-type Answer = { status: number; headers?: Record<string, string>; body?: Buffer | string };
+type Answer = {
+  status: number;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  /** Writes the body itself (a slow download), instead of `body`. */
+  write?: (response: http.ServerResponse) => Promise<void>;
+};
 let answer: (request: http.IncomingMessage) => Answer = () => ({ status: 500 });
 const requests: http.IncomingHttpHeaders[] = [];
 const server = http.createServer((request, response) => {
   requests.push(request.headers);
-  const { status, headers, body } = answer(request);
+  const { status, headers, body, write } = answer(request);
   response.writeHead(status, headers);
-  response.end(body);
+  if (write) {
+    void write(response);
+  } else {
+    response.end(body);
+  }
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const listUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload/expired-passports/list_of_expired_passports.csv.bz2`;
@@ -48,6 +61,10 @@ const listed = async (passport: string) =>
       identifier: passport,
     })
   ).findings.length > 0;
+const sourcesScreen = async (token: string) =>
+  (await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(token) }))
+    .json<{ items: Source[] }>()
+    .items.find((source) => source.type === 'passport')!;
 const lastError = async () =>
   (await app.db.query(`SELECT last_error FROM source_list_fetches WHERE source_type = 'passport'`)).rows[0]
     ?.last_error;
@@ -149,5 +166,76 @@ describe('the daily fetch of SOURCE_PASSPORT_LIST_URL', () => {
       expect(await activeVersion()).toBe(version);
       expect(await files()).toEqual([]);
     }
+  });
+
+  it('shows the download on the sources screen: phase, bytes downloaded of the total, then queued', async () => {
+    const user = await createSignedInUser(app, { role: 'viewer' });
+    const body = bzip2(passportListCsv(Array.from({ length: 3000 }, (_, i) => String(7700000000 + i * 7))));
+    const half = Math.floor(body.length / 2);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    answer = () => ({
+      status: 200,
+      headers: { etag: '"slow"', 'content-length': String(body.length) },
+      write: async (response) => {
+        response.write(body.subarray(0, half));
+        await released;
+        response.end(body.subarray(half));
+      },
+    });
+    const fetching = fetchNow();
+    try {
+      await expect
+        .poll(async () => (await sourcesScreen(user.token)).importing, { timeout: 10_000 })
+        .toMatchObject({ phase: 'downloading', bytesRead: half, bytesTotal: body.length, rowsRead: 0 });
+      // A second look at the address meanwhile does not start another download.
+      expect(await fetchNow()).toEqual({ result: 'busy' });
+    } finally {
+      release();
+    }
+    const outcome = await fetching;
+    expect(outcome.result).toBe('queued');
+    expect((await sourcesScreen(user.token)).importing).toMatchObject({
+      phase: 'queued',
+      bytesRead: 0,
+      bytesTotal: body.length,
+    });
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: (outcome as { importId: string }).importId,
+      lastAttempt: true,
+    });
+    expect((await sourcesScreen(user.token)).importing).toBeNull();
+    expect(await listed('7700000007')).toBe(true);
+  });
+
+  it('a download a killed process left behind is failed in Russian by the next look, its file deleted', async () => {
+    const version = await activeVersion();
+    const stale = randomUUID();
+    const stalePath = path.join(dataDir, 'source-imports', stale);
+    await mkdir(path.dirname(stalePath), { recursive: true });
+    await writeFile(stalePath, 'PASSP_SERIES,PASSP_NUMBER\n1234,');
+    await withTransaction(app.db, (tx) =>
+      createListImport(tx, {
+        importId: stale,
+        filePath: stalePath,
+        fileName: 'list_of_expired_passports.csv.bz2',
+        bytes: 1000,
+        createdBy: null,
+        phase: 'downloading',
+      }),
+    );
+    answer = () => ({ status: 304 });
+    expect(await fetchNow()).toEqual({ result: 'unchanged' });
+    const { rows } = await app.db.query(`SELECT status, failure FROM source_imports WHERE id = $1`, [stale]);
+    expect(rows[0]).toEqual({
+      status: 'failed',
+      failure: expect.stringContaining('Скачивание перечня прервано остановкой процесса'),
+    });
+    expect(await files()).toEqual([]);
+    expect(await activeVersion()).toBe(version);
   });
 });

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import type { JobQueue } from '../../../jobs/job-definition.ts';
 import {
   OutboundError,
   type OutboundPolicy,
   outboundDownload,
 } from '../../../lib/outbound/outbound-request.ts';
-import { inspectListFile, queueListImport, sourceImportFilePath } from './passport-list.service.ts';
+import { failImport, setImportProgress } from './passport-list.queries.ts';
+import {
+  createListImport,
+  inspectListFile,
+  queueDownloadedList,
+  sourceImportFilePath,
+} from './passport-list.service.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 type FetchConfig = Pick<
@@ -31,6 +38,14 @@ export type FetchOutcome =
   | { result: 'queued'; importId: string }
   | { result: 'failed'; reason: string };
 
+/** How often a download's bytes are written to its version's progress. */
+const PROGRESS_EVERY_MS = 1000;
+/** Held by the fetch for its whole run (a session lock: a killed process lets go of it). */
+const FETCH_LOCK = "pg_try_advisory_lock(724611101, hashtext('passport'))";
+const FETCH_UNLOCK = "pg_advisory_unlock(724611101, hashtext('passport'))";
+const INTERRUPTED =
+  'Скачивание перечня прервано остановкой процесса: оно начнётся заново при следующей проверке адреса';
+
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 
 /**
@@ -49,11 +64,47 @@ export async function fetchPassportList(options: {
   /** The operator's URL is trusted (as SOURCE_<TYPE>_URL): tests pass their resolver-free policy. */
   policy?: OutboundPolicy;
 }): Promise<FetchOutcome> {
-  const { db, config } = options;
-  const url = config.passportListUrl;
+  const url = options.config.passportListUrl;
   if (!url) {
     return { result: 'off' };
   }
+  const lock = await options.db.connect();
+  try {
+    if (!(await lock.query<{ locked: boolean }>(`SELECT ${FETCH_LOCK} AS locked`)).rows[0]!.locked) {
+      return { result: 'busy' };
+    }
+    try {
+      // Whoever held the lock before is gone: a version it left downloading will never be finished.
+      const stale = await options.db.query<{ file_path: string | null }>(
+        `WITH stale AS (
+           SELECT id, file_path FROM source_imports
+            WHERE source_type = 'passport' AND status = 'importing' AND phase = 'downloading' FOR UPDATE)
+         UPDATE source_imports si SET status = 'failed', phase = NULL, failure = $1, file_path = NULL
+           FROM stale WHERE si.id = stale.id RETURNING stale.file_path`,
+        [INTERRUPTED],
+      );
+      for (const row of stale.rows) {
+        if (row.file_path) {
+          await rm(row.file_path, { force: true });
+        }
+      }
+      return await fetchUnlocked({ ...options, url });
+    } finally {
+      await lock.query(`SELECT ${FETCH_UNLOCK}`);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function fetchUnlocked(options: {
+  db: pg.Pool;
+  queue: JobQueue;
+  config: FetchConfig;
+  policy?: OutboundPolicy;
+  url: string;
+}): Promise<FetchOutcome> {
+  const { db, config, url } = options;
   const running = await db.query(
     `SELECT 1 FROM source_imports WHERE source_type = 'passport' AND status = 'importing'`,
   );
@@ -98,6 +149,14 @@ export async function fetchPassportList(options: {
     );
   let refusal: string | null = null;
   let unchanged = false;
+  const fileName = decodeURIComponent(
+    new URL(url).pathname.split('/').pop() || 'list_of_expired_passports.csv.bz2',
+  );
+  // The version exists from the first byte of the body, so the sources screen shows the download.
+  let created = undefined as Promise<unknown> | undefined;
+  let progress: Promise<unknown> = Promise.resolve();
+  let total: number | null = null;
+  let reported = 0;
   try {
     const answer = await outboundDownload(url, {
       headers: {
@@ -107,7 +166,34 @@ export async function fetchPassportList(options: {
       timeoutMs: config.passportListTimeoutMs,
       policy: options.policy ?? { allowedRanges: [], trusted: true },
       maxBytes: config.sourceImportMaxBytes,
-      open: () => createWriteStream(filePath),
+      open: () => {
+        created = withTransaction(db, (tx) =>
+          createListImport(tx, {
+            importId,
+            filePath,
+            fileName,
+            bytes: total,
+            createdBy: null,
+            phase: 'downloading',
+          }),
+        );
+        progress = created;
+        // Awaited below; meanwhile a failure of it must not count as an unhandled rejection.
+        created.catch(() => {});
+        return createWriteStream(filePath);
+      },
+      onBytes: (bytes) => {
+        const now = Date.now();
+        if (now - reported < PROGRESS_EVERY_MS) {
+          return;
+        }
+        reported = now;
+        // Chained: the updates land in order, each after the version exists.
+        progress = progress.then(() =>
+          setImportProgress(db, importId, { phase: 'downloading', bytesRead: bytes }),
+        );
+        progress.catch(() => {});
+      },
       accept(status, headers) {
         if (status === 304) {
           unchanged = true;
@@ -126,6 +212,7 @@ export async function fetchPassportList(options: {
         }
         const etag = header(headers.etag);
         const length = header(headers['content-length']);
+        total = Number(length) || null;
         if (
           last &&
           ((etag && etag === last.etag) ||
@@ -141,12 +228,9 @@ export async function fetchPassportList(options: {
       await record({ error: refusal });
       return unchanged ? { result: 'unchanged' } : { result: 'failed', reason: refusal! };
     }
-    const fileName = decodeURIComponent(
-      new URL(url).pathname.split('/').pop() || 'list_of_expired_passports.csv.bz2',
-    );
+    await progress;
     await inspectListFile(filePath, fileName, config);
-    const bytes = Number(header(answer.headers['content-length']) ?? 0) || 0;
-    await queueListImport(db, options.queue, { importId, filePath, fileName, bytes, createdBy: null });
+    await queueDownloadedList(db, options.queue, { importId, bytes: (await stat(filePath)).size });
     await record({
       error: null,
       etag: header(answer.headers.etag),
@@ -157,6 +241,18 @@ export async function fetchPassportList(options: {
     return { result: 'queued', importId };
   } catch (error) {
     await rm(filePath, { force: true });
+    if (created) {
+      await progress.catch(() => {});
+      await failImport(
+        db,
+        importId,
+        error instanceof PassportListError
+          ? error.message
+          : error instanceof OutboundError
+            ? `Перечень не скачан: ${error.message}`
+            : 'Скачивание перечня прервано ошибкой',
+      );
+    }
     const reason =
       error instanceof PassportListError
         ? `Файл по адресу перечня не принят: ${error.message}`

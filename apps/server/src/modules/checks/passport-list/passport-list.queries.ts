@@ -42,6 +42,9 @@ export async function buildListTable(db: Queryable, importId: string): Promise<n
        FROM ${load} GROUP BY 1`,
   );
   await db.query(`ALTER TABLE ${table} ADD PRIMARY KEY (block)`);
+  // Statistics before the first check: without them the planner takes a batch's join for a hash of
+  // the whole list (a sequential scan per batch, growing with the list) instead of index probes.
+  await db.query(`ANALYZE ${table}`);
   const { rows } = await db.query<{ count: string }>(
     `SELECT coalesce(sum(cardinality(numbers)), 0)::text AS count FROM ${table}`,
   );
@@ -59,6 +62,7 @@ export async function createListTableFrom(db: Queryable, importId: string, keys:
     [keys],
   );
   await db.query(`ALTER TABLE ${table} ADD PRIMARY KEY (block)`);
+  await db.query(`ANALYZE ${table}`);
 }
 
 export async function dropPassportListTables(db: Queryable, tables: readonly string[]): Promise<void> {
@@ -84,16 +88,11 @@ export async function listStalePassportTables(db: Queryable): Promise<string[]> 
   return rows.map((row) => row.table_name);
 }
 
-/** Whether the key is in the version's table: one index probe. */
-export async function isListed(db: Queryable, table: string, key: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM ${quoted(table)} WHERE block = ${BLOCK_OF('$1::text')} AND ${REST_OF('$1::text')} = ANY(numbers)`,
-    [key],
-  );
-  return rows.length > 0;
-}
-
-/** The passports of the given keys that the version lists (a batch's check, or a diff). */
+/**
+ * The passports of the given keys (10 digits each) that the version lists: a one-time check, a
+ * batch's check, a diff. One primary-key probe per key whatever the planner knows of the table
+ * (the lateral subquery cannot become a hash of the whole list).
+ */
 export async function listedAmong(
   db: Queryable,
   table: string,
@@ -101,15 +100,32 @@ export async function listedAmong(
 ): Promise<Set<string>> {
   const { rows } = await db.query<{ key: string }>(
     `SELECT x.key FROM unnest($1::text[]) AS x(key)
-       JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('x.key')} AND ${REST_OF('x.key')} = ANY(l.numbers)`,
+      CROSS JOIN LATERAL (SELECT 1 FROM ${quoted(table)} l
+                           WHERE l.block = ${BLOCK_OF('x.key')} AND ${REST_OF('x.key')} = ANY(l.numbers)) hit`,
     [keys],
   );
   return new Set(rows.map((row) => row.key));
 }
 
-/** The SQL of a batch's match: the items (`b`, digits only) listed in the version's table. */
-export const listedBatchSql = (table: string) =>
-  `JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('b.identifier')} AND ${REST_OF('b.identifier')} = ANY(l.numbers)`;
+/**
+ * The blocks a batch's identifiers (text from `$from` to `$to`) can fall in: a 10-digit key's
+ * block is its first six digits, and text order is numeric order among them. A bound that does not
+ * start with six digits bounds nothing on its side.
+ */
+const blockFrom = (from: string) =>
+  `CASE WHEN ${from} ~ '^[0-9]{6}' THEN substr(${from}, 1, 6)::int ELSE 0 END`;
+const blockTo = (to: string) =>
+  `CASE WHEN ${to} ~ '^[0-9]{6}' THEN substr(${to}, 1, 6)::int ELSE ${MAX_BLOCK} END`;
+const MAX_BLOCK = 999_999;
+
+/**
+ * The SQL of a batch's match: the items (`b`, digits only) listed in the version's table, the list
+ * read only within the batch's identifier range (`from`, `to`: SQL of its bounds), so a run reads
+ * each part of the list once at most and never the whole list per batch.
+ */
+export const listedBatchSql = (table: string, range: { from: string; to: string }) =>
+  `JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('b.identifier')} AND ${REST_OF('b.identifier')} = ANY(l.numbers)
+     AND l.block BETWEEN ${blockFrom(range.from)} AND ${blockTo(range.to)}`;
 
 export interface ImportProgress {
   phase: 'queued' | 'downloading' | 'loading' | 'indexing' | 'switching';

@@ -50,6 +50,37 @@ export async function inspectListFile(filePath: string, fileName: string, config
 }
 
 /**
+ * Creates an `importing` version of the `passport` source for its file at `filePath`, in the
+ * caller's transaction: `queued` for a file already on disk, `downloading` while the daily fetch
+ * still writes it (its bytes shown on the sources screen).
+ */
+export async function createListImport(
+  tx: Queryable,
+  input: {
+    importId: string;
+    filePath: string;
+    fileName: string;
+    bytes: number | null;
+    createdBy: string | null;
+    phase: 'queued' | 'downloading';
+  },
+): Promise<string> {
+  const created = await insertSourceImport(tx, {
+    type: 'passport',
+    fileName: input.fileName,
+    createdBy: input.createdBy,
+    id: input.importId,
+  });
+  await tx.query(`UPDATE source_imports SET file_path = $2, phase = $3, bytes_total = $4 WHERE id = $1`, [
+    created.id,
+    input.filePath,
+    input.phase,
+    input.bytes,
+  ]);
+  return created.id;
+}
+
+/**
  * Creates an `importing` version of the `passport` source for a list file already on disk and
  * queues its import, in one transaction. Returns the new import's id.
  */
@@ -59,18 +90,25 @@ export async function queueListImport(
   input: { importId: string; filePath: string; fileName: string; bytes: number; createdBy: string | null },
 ): Promise<string> {
   return withTransaction(db, async (tx) => {
-    const created = await insertSourceImport(tx, {
-      type: 'passport',
-      fileName: input.fileName,
-      createdBy: input.createdBy,
-      id: input.importId,
-    });
+    const id = await createListImport(tx, { ...input, phase: 'queued' });
+    await queue.send(sourceImportMessage, { importId: id }, { db: tx });
+    return id;
+  });
+}
+
+/** A downloaded list (its `downloading` version, see createListImport) queued for its import. */
+export async function queueDownloadedList(
+  db: pg.Pool,
+  queue: JobQueue,
+  input: { importId: string; bytes: number },
+): Promise<void> {
+  await withTransaction(db, async (tx) => {
     await tx.query(
-      `UPDATE source_imports SET file_path = $2, phase = 'queued', bytes_total = $3 WHERE id = $1`,
-      [created.id, input.filePath, input.bytes],
+      `UPDATE source_imports SET phase = 'queued', bytes_read = 0, bytes_total = $2
+        WHERE id = $1 AND status = 'importing'`,
+      [input.importId, input.bytes],
     );
-    await queue.send(sourceImportMessage, { importId: created.id }, { db: tx });
-    return created.id;
+    await queue.send(sourceImportMessage, { importId: input.importId }, { db: tx });
   });
 }
 

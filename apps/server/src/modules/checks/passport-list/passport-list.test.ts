@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../../db/pool.ts';
 import type { JobContext } from '../../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
 import { sourceImportJob } from '../jobs/source-import.job.ts';
@@ -14,7 +15,8 @@ import {
   passportListCsv,
   runChecksNow,
 } from '../testing/checks-test-helpers.ts';
-import { runSourceImport } from './passport-list.service.ts';
+import { listedAmong, passportListTable } from './passport-list.queries.ts';
+import { importPassportListIn, runSourceImport } from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
 
 // A data directory of its own: the test asserts that no list file is left in it.
@@ -339,5 +341,46 @@ describe('the MVD passport list', () => {
     expect(PASSPORT_LIST_NOTE).toContain('Проверьте паспорт');
     expect(PASSPORT_LIST_NOTE).toContain('повод для проверки, а не решение');
     expect(events.find((e) => e.type === 'passport_invalid_removed')!.before!.note).toBe(PASSPORT_LIST_NOTE);
+  });
+
+  it('looks a passport up by one primary-key probe, and a batch of a run reads the list only within its range', async () => {
+    // 60,000 blocks: enough that a hash of the whole list would look cheap to a planner without statistics.
+    const passports = Array.from({ length: 60_000 }, (_, j) => String(1_000_000_000 + j * 10_000 + (j % 97)));
+    const id = await withTransaction(app.db, (tx) =>
+      importPassportListIn(tx, { fileName: 'plan.csv', passports }),
+    );
+    const table = passportListTable(id);
+    const explain = async (sql: string, params: unknown[]) =>
+      (await app.db.query(`EXPLAIN (COSTS OFF) ${sql}`, params)).rows
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+
+    // The one-time check's lookup, as the source sends it.
+    let lookupPlan = '';
+    const explaining = {
+      query: async (sql: string, params: unknown[]) => {
+        lookupPlan = await explain(sql, params);
+        return { rows: [] };
+      },
+    };
+    await listedAmong(explaining as never, table, ['1000100001']);
+    expect(lookupPlan).toContain(`Index Scan using ${table}_pkey`);
+    expect(lookupPlan).not.toContain('Seq Scan');
+
+    // A run's batch: 3,000 passports in one range (a twentieth of the list), matched in one statement.
+    const items = Array.from({ length: 3000 }, (_, i) => String(1_200_000_000 + i * 10_000 + 5));
+    const batch = (await createSourceAdapter('passport', { db: app.db, config }).batchFindings!())!;
+    const sql = `WITH batch_items AS MATERIALIZED (
+                   SELECT gen_random_uuid() AS id, k AS identifier, 'passport_rf'::text AS document_type
+                     FROM unnest($1::text[]) AS k WHERE $2::text IS NOT NULL ORDER BY k)
+                 ${batch.sql(5)}`;
+    const params = [items, 'document', items[0], items.at(-1), ...batch.params];
+    const batchPlan = await explain(sql, params);
+    expect(batchPlan).not.toContain(`Seq Scan on ${table}`);
+    expect(batchPlan).toContain(`${table}_pkey`);
+    const { rows } = await app.db.query<{ key: string }>(sql, params);
+    const expected = items.filter((_, i) => (20_000 + i) % 97 === 5);
+    expect(rows.map((row) => row.key).sort()).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
   });
 });

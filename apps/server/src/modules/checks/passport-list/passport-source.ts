@@ -1,11 +1,13 @@
 import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
 import { DATASET_NOT_LOADED, readActiveImport, sourceAnswersFor } from '../sources/dataset-source.ts';
-import type {
-  ActiveImport,
-  CheckItem,
-  DatasetSourceDeps,
-  SingleAnswer,
-  SourceAdapter,
+import {
+  type ActiveImport,
+  BATCH_IDENTIFIER_FROM,
+  BATCH_IDENTIFIER_TO,
+  type CheckItem,
+  type DatasetSourceDeps,
+  type SingleAnswer,
+  type SourceAdapter,
 } from '../sources/source-adapter.ts';
 import { listedAmong, listedBatchSql, passportListTable } from './passport-list.queries.ts';
 import { formatPassport } from './passport-list-format.ts';
@@ -92,7 +94,10 @@ export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter
                                                'list', $${p}::text, 'note', $${p + 1}::text)
                             || CASE WHEN $${p + 2}::boolean THEN '{"demo": true}'::jsonb ELSE '{}'::jsonb END AS payload
                        FROM (SELECT * FROM batch_items WHERE identifier ~ '^[0-9]{10}$' OFFSET 0) b
-                       ${listedBatchSql(passportListTable(current.id))}`,
+                       ${listedBatchSql(passportListTable(current.id), {
+                         from: `$${BATCH_IDENTIFIER_FROM}::text`,
+                         to: `$${BATCH_IDENTIFIER_TO}::text`,
+                       })}`,
         params: [finding.list, finding.note, current.demo === true],
       };
     },

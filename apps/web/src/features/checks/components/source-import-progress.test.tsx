@@ -25,4 +25,19 @@ describe('SourceImportProgress', () => {
     expect(visibleText(html)).toContain('Загружается версия 8: Построение индекса');
     expect(html).not.toContain('aria-valuenow');
   });
+
+  it('shows the download of the list: bytes downloaded of the total, with a determinate bar', async () => {
+    const html = await render({
+      version: 9,
+      phase: 'downloading',
+      bytesRead: 111 * 1024 * 1024,
+      bytesTotal: 444 * 1024 * 1024,
+      rowsRead: 0,
+    });
+    const text = visibleText(html);
+    expect(text).toContain('Загружается версия 9: Скачивание');
+    expect(text).toMatch(/111(,0)? МБ из 444(,0)? МБ/);
+    expect(text).not.toContain('строк');
+    expect(html).toContain('aria-valuenow="25"');
+  });
 });

@@ -7,10 +7,16 @@ import { formatBytes, formatNumber } from '@/lib/format';
 
 const t = texts.checks.sources;
 
-/** A version being imported in the background: its phase, bytes of the file and rows read so far. */
+/** The phases whose bytes are a share of a known total: the file downloaded, then read. */
+const BYTE_PHASES = new Set(['downloading', 'loading']);
+
+/**
+ * A version being imported in the background: its phase, the bytes downloaded (the daily fetch) or
+ * read of the file so far, and the rows read once there are rows.
+ */
 export function SourceImportProgress({ importing }: { importing: NonNullable<Source['importing']> }) {
   const percent =
-    importing.bytesTotal && importing.phase === 'loading'
+    importing.bytesTotal && BYTE_PHASES.has(importing.phase)
       ? Math.min(100, Math.round((importing.bytesRead / importing.bytesTotal) * 100))
       : null;
   return (
@@ -27,7 +33,7 @@ export function SourceImportProgress({ importing }: { importing: NonNullable<Sou
         {t.importRead(
           formatBytes(importing.bytesRead),
           importing.bytesTotal === null ? null : formatBytes(importing.bytesTotal),
-          formatNumber(importing.rowsRead),
+          importing.phase === 'downloading' ? null : formatNumber(importing.rowsRead),
         )}
       </Typography>
     </Stack>
