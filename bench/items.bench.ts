@@ -111,8 +111,9 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
         { ...base, sort: 'identifier', order: 'asc', page: Math.ceil(ROWS / 50) },
       ],
       [
+        // The list shows active and paused items: 98 % of ROWS (every 50th is archived).
         'list, sort by VIN asc, last page',
-        { ...base, sort: 'identifier', order: 'asc', page: Math.ceil(ROWS / 25) },
+        { ...base, sort: 'identifier', order: 'asc', page: Math.ceil((ROWS * 0.98) / 25) },
       ],
       ['list, sort by VIN asc, active', { ...base, sort: 'identifier', order: 'asc', status: 'active' }],
       ['documents, sort by number asc', { ...base, entity: 'document', sort: 'identifier', order: 'asc' }],

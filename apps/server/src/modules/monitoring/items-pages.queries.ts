@@ -11,6 +11,17 @@ import { cachedMatches, type SortedMatches, sortOnce } from './sorted-matches-ca
  */
 export const REVERSE_WALK_MIN_OFFSET = 1_000;
 
+/** A page of the whole list (no search) in one column's order. */
+export interface WholeListQuery {
+  /** The item columns to read (ITEM_COLUMNS of monitoring.queries.ts). */
+  columns: string;
+  where: string;
+  params: unknown[];
+  /** The sort expression (SORT_COLUMNS of monitoring.queries.ts). */
+  column: string;
+  direction: 'ASC' | 'DESC';
+}
+
 /**
  * A page of the whole list (no search) counted from its end: the index walked in the opposite
  * order. The offset from the end comes from `total` (the counts table, 0002) as constants the
@@ -19,13 +30,7 @@ export const REVERSE_WALK_MIN_OFFSET = 1_000;
  */
 export async function pageFromTheEnd<ItemRow extends { id: string }>(
   db: Queryable,
-  query: {
-    /** The item columns to read (ITEM_COLUMNS of monitoring.queries.ts). */
-    columns: string;
-    where: string;
-    params: unknown[];
-    column: string;
-    direction: 'ASC' | 'DESC';
+  query: WholeListQuery & {
     filter: { limit: number; offset: number };
     total: number;
   },

@@ -2,6 +2,7 @@ import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
 import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { ValidItemRow } from './item-rules.ts';
+import { ANCHOR_STEP, anchoredPage } from './items-anchors.queries.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
 
 export interface ItemRow {
@@ -154,6 +155,8 @@ export async function findItems(
     walkRows?: number;
     sortedStretch?: number;
     reverseFrom?: number;
+    anchorFrom?: number;
+    anchorStep?: number;
   },
 ): Promise<{ items: ItemRow[]; total: number; totalIsEstimate: boolean }> {
   const params: unknown[] = [filter.organisationId, filter.kind, filter.statuses];
@@ -178,6 +181,24 @@ export async function findItems(
   const limitAt = params.length + 1;
   const page = [...params, filter.limit, filter.offset];
   const order = `ORDER BY ${column} ${direction}, id ${direction}`;
+  if (!search && filter.sort !== 'lastCheckedAt' && filter.offset >= (filter.anchorFrom ?? ANCHOR_STEP)) {
+    // A deep page from the anchor before it; without anchors valid now, from the nearer end.
+    const anchored = await anchoredPage<ItemRow>(db, {
+      columns: ITEM_COLUMNS,
+      where,
+      params,
+      column,
+      nullable: filter.sort === 'label' || filter.sort === 'contractNumber',
+      direction,
+      sort: filter.sort,
+      offset: filter.offset,
+      limit: filter.limit,
+      step: filter.anchorStep,
+    });
+    if (anchored) {
+      return { ...anchored, totalIsEstimate: false };
+    }
+  }
   if (
     !search &&
     filter.sort !== 'lastCheckedAt' &&
