@@ -28,7 +28,7 @@ test('a one-time check with a provider: its finding, and a failing provider’s 
   await expect(bankruptcy).toContainText('Иванов Пётр Сергеевич');
   await expect(bankruptcy).toContainText('Объявление о проведении торгов');
   await expect(bankruptcy).toContainText('02.09.2024');
-  await expect(bankruptcy).toContainText('Внешний сервис');
+  await expect(bankruptcy).toContainText('Федресурс');
 
   // The provider fails for this debtor: the result is unknown, and the reason says why.
   await checkInn(page, '7736207543');

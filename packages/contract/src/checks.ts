@@ -100,6 +100,28 @@ export const ADAPTER_KIND_LABELS: Record<(typeof ADAPTER_KINDS)[number], string>
   remote: 'Внешний сервис',
 };
 
+/**
+ * The providers' names as a user knows them (SOURCE_<TYPE>_PROVIDER's values; the server's
+ * config/source-providers.ts lists what each serves, its test that each has a name here).
+ */
+export const SOURCE_PROVIDER_LABELS: Readonly<Record<string, string>> = {
+  'json-service': 'Сервис банка (JSON)',
+  'parser-api': 'Parser API',
+  'api-cloud': 'API-Cloud',
+  fedresurs: 'Федресурс',
+  avtocod: 'Автокод',
+};
+
+/** Who answers for a source: the provider's name, else the kind of source (a dataset). */
+export function sourceProviderLabel(source: {
+  adapter: (typeof ADAPTER_KINDS)[number];
+  provider?: string | null;
+}): string {
+  return source.provider
+    ? (SOURCE_PROVIDER_LABELS[source.provider] ?? source.provider)
+    : ADAPTER_KIND_LABELS[source.adapter];
+}
+
 export const sourceImportStatusSchema = z
   .enum(['importing', 'active', 'superseded', 'failed'])
   .describe('importing — загружается; active — используется; superseded — заменена новой версией');
@@ -365,6 +387,10 @@ export const sourceAnswerSchema = z.object({
   type: sourceTypeSchema,
   name: z.string(),
   adapter: z.enum(ADAPTER_KINDS),
+  provider: z
+    .string()
+    .nullable()
+    .describe('Поставщик, ответивший за источник при проверке (SOURCE_<TYPE>_PROVIDER); null — набор данных'),
   status: z
     .enum(SOURCE_ANSWER_STATUSES)
     .describe(
@@ -653,6 +679,7 @@ export const oneTimeCheckDocumentSchema = z.object({
     z.object({
       type: sourceTypeSchema,
       name: z.string(),
+      answeredBy: z.string().describe('Кто ответил: поставщик («Федресурс», «Автокод»…) или «Набор данных»'),
       status: z.enum(SOURCE_ANSWER_STATUSES),
       statusLabel: z.string(),
       answer: z

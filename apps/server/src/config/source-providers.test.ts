@@ -1,5 +1,7 @@
+import { SOURCE_PROVIDER_LABELS } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './env.ts';
+import { SOURCE_PROVIDER_NAMES } from './source-providers.ts';
 
 describe('SOURCE_<TYPE>_PROVIDER', () => {
   it('serves a type by a named provider at its published address unless SOURCE_<TYPE>_URL moves it', () => {
@@ -60,5 +62,11 @@ describe('SOURCE_<TYPE>_PROVIDER', () => {
     ],
   ])('stops the start on %o with a sentence naming what is allowed', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
+  });
+});
+
+describe('the providers’ names', () => {
+  it('has a name a user knows for every provider, and none for one that does not exist', () => {
+    expect(Object.keys(SOURCE_PROVIDER_LABELS).sort()).toEqual([...SOURCE_PROVIDER_NAMES].sort());
   });
 });

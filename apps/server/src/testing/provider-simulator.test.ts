@@ -2,6 +2,11 @@ import { SOURCE_TYPE_CODES } from '@pledgewatch/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { simulatorEnv } from '../config/source-providers.ts';
+import { getCheckDocument } from '../modules/checks/one-time-checks/check-document.ts';
+import {
+  getOneTimeCheck,
+  runOneTimeCheck,
+} from '../modules/checks/one-time-checks/one-time-checks.service.ts';
 import { createSourceAdapters } from '../modules/checks/sources/source-registry.ts';
 import { addItems, randomPassport, runChecksNow } from '../modules/checks/testing/checks-test-helpers.ts';
 import { startProviderSimulator } from './provider-simulator.ts';
@@ -75,6 +80,51 @@ describe('the provider simulator, with the app configured by simulatorEnv', () =
       expect(answer.status, source.type).toBe('failed');
       expect(answer.status === 'failed' && answer.error, source.type).toContain(reason);
     }
+  });
+});
+
+describe('a one-time check against the simulator', () => {
+  it('names the provider that answered each source, on the check, its document and in its history', async () => {
+    const user = await createSignedInUser(app, { role: 'analyst' });
+    const auth = {
+      sessionId: '',
+      userId: user.id,
+      organisationId: user.organisationId,
+      role: 'analyst' as const,
+      isStaff: false,
+    };
+    const check = await runOneTimeCheck({ db: app.db, config, auth, body: { vin: 'TMBLB25L9C6086447' } });
+    const by = (sources: { type: string; provider?: string | null }[]) =>
+      Object.fromEntries(sources.map((source) => [source.type, source.provider]));
+    expect(by(check.sources)).toMatchObject({
+      pledges: 'parser-api',
+      restrictions: 'api-cloud',
+      wanted: 'avtocod',
+      accidents: 'avtocod',
+      registration: 'avtocod',
+    });
+    // Read back later (the history): as it was stored, whatever is configured now.
+    expect(by((await getOneTimeCheck({ db: app.db, auth, id: check.id })).sources)).toEqual(
+      by(check.sources),
+    );
+    const document = await getCheckDocument({ db: app.db, auth, id: check.id });
+    expect(
+      Object.fromEntries(document.sources.map((source) => [source.type, source.answeredBy])),
+    ).toMatchObject({
+      pledges: 'Parser API',
+      restrictions: 'API-Cloud',
+      wanted: 'Автокод',
+    });
+
+    // A check stored before the provider was recorded reads as its kind of source.
+    await app.db.query(
+      `UPDATE one_time_checks SET sources = (SELECT jsonb_agg(s - 'provider') FROM jsonb_array_elements(sources) s) WHERE id = $1`,
+      [check.id],
+    );
+    const old = await getOneTimeCheck({ db: app.db, auth, id: check.id });
+    expect(old.sources.every((source) => source.provider === null)).toBe(true);
+    const oldDocument = await getCheckDocument({ db: app.db, auth, id: check.id });
+    expect(oldDocument.sources.find((source) => source.type === 'wanted')?.answeredBy).toBe('Внешний сервис');
   });
 });
 

@@ -63,7 +63,7 @@ export function renderCheckDocumentPdf(document: OneTimeCheckDocument): Promise<
       .font('bold')
       .fontSize(11)
       .fillColor(source.status === 'failed' ? RED : 'black')
-      .text(`${source.name} — ${source.statusLabel}`);
+      .text(`${source.name} (${source.answeredBy}) — ${source.statusLabel}`);
     pdf.font('regular').fontSize(10).fillColor('black').text(source.answer);
     for (const finding of source.findings) {
       pdf.moveDown(0.3);

@@ -7,13 +7,14 @@ import {
   type OneTimeCheckDocument,
   SOURCE_ANSWER_STATUS_LABELS,
   type SourceAnswer,
+  sourceProviderLabel,
   type VinDecoding,
 } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { formatMoscow } from '../../../lib/moscow-time.ts';
-import { displayIdentifier, requireOneTimeCheckRow } from './one-time-checks.service.ts';
+import { displayIdentifier, requireOneTimeCheckRow, storedSources } from './one-time-checks.service.ts';
 
 /** A finding's payload as labelled lines (the shared format), with the demo mark spelled out. */
 export function documentFindingLines(payload: Record<string, unknown>): { label: string; value: string }[] {
@@ -57,7 +58,8 @@ export async function getCheckDocument(options: {
   id: string;
 }): Promise<OneTimeCheckDocument> {
   const row = await requireOneTimeCheckRow(options);
-  const asked = row.sources.filter((source) => source.status !== 'skipped');
+  const sources = storedSources(row);
+  const asked = sources.filter((source) => source.status !== 'skipped');
   const withFindings = asked.filter((source) => source.status === 'ok' && source.findings.length > 0);
   const failed = asked.filter((source) => source.status === 'failed');
   const parts: string[] = [];
@@ -100,9 +102,10 @@ export async function getCheckDocument(options: {
     status: row.status,
     statusLabel: ONE_TIME_CHECK_STATUS_LABELS[row.status],
     summary: summary.charAt(0).toUpperCase() + summary.slice(1),
-    sources: row.sources.map((source) => ({
+    sources: sources.map((source) => ({
       type: source.type,
       name: source.name,
+      answeredBy: sourceProviderLabel(source),
       status: source.status,
       statusLabel: SOURCE_ANSWER_STATUS_LABELS[source.status],
       answer: sourceAnswerText(source),

@@ -14,7 +14,8 @@ export interface OneTimeCheckRow {
   status: 'completed' | 'partial' | 'failed';
   findings_count: number;
   demo: boolean;
-  sources: SourceAnswer[];
+  /** As stored: checks stored before the provider was recorded have none. */
+  sources: (Omit<SourceAnswer, 'provider'> & { provider?: string | null })[];
   created_by: string | null;
   created_by_name: string;
   duration_ms: number;

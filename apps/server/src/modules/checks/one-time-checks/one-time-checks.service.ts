@@ -52,12 +52,19 @@ function toSummary(row: OneTimeCheckRow): OneTimeCheckSummary {
   };
 }
 
+/**
+ * The sources' answers as stored with the check: the provider is the one that answered then (a
+ * check stored before providers were recorded has none, read as its kind of source).
+ */
+export const storedSources = (row: Pick<OneTimeCheckRow, 'sources'>): SourceAnswer[] =>
+  row.sources.map((source) => ({ ...source, provider: source.provider ?? null }));
+
 export function toOneTimeCheck(row: OneTimeCheckRow): OneTimeCheck {
   return {
     ...toSummary(row),
     decoded: row.decoded as VinDecoding | null,
     warnings: row.warnings,
-    sources: row.sources,
+    sources: storedSources(row),
   };
 }
 
@@ -120,7 +127,12 @@ export async function runOneTimeCheck(options: {
   );
   const sources = await Promise.all(
     adapters.map(async (adapter): Promise<SourceAnswer> => {
-      const base = { type: adapter.type, name: SOURCE_TYPES[adapter.type].name, adapter: adapter.adapter };
+      const base = {
+        type: adapter.type,
+        name: SOURCE_TYPES[adapter.type].name,
+        adapter: adapter.adapter,
+        provider: adapter.provider ?? null,
+      };
       if (!adapter.answersFor(item)) {
         return {
           ...base,

@@ -1,5 +1,6 @@
 import { checkEndpoints, endpointPath } from '@pledgewatch/contract';
 import { describe, expect, it } from 'vitest';
+import { registry } from '../../../lib/metrics.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { importDataset } from '../sources/sources.service.ts';
@@ -129,5 +130,43 @@ describe('one-time check numbering (one statement under the counter lock)', () =
     // A source whose dataset was never loaded says so; it is not «nothing found».
     expect(byType.registration).toMatchObject({ status: 'failed', findings: [] });
     expect(created.findingsCount).toBe(3);
+  });
+});
+
+describe('the metrics of a one-time check', () => {
+  /** Calls per source and provider so far (pledgewatch_source_request_duration_seconds' count). */
+  const calls = async () => {
+    const metric = registry.getSingleMetric('pledgewatch_source_request_duration_seconds')!;
+    const values = (await metric.get()).values.filter((value) =>
+      (value as { metricName?: string }).metricName?.endsWith('_count'),
+    );
+    return new Map(values.map((value) => [`${value.labels.source}/${value.labels.provider}`, value.value]));
+  };
+
+  it('counts every source it asks once — the pledges source and the passport list too', async () => {
+    const user = await createSignedInUser(app);
+    for (const payload of [
+      { vin: 'XTA21099012345678' },
+      { documentType: 'passport_rf', documentNumber: '4510 123456' },
+    ]) {
+      const before = await calls();
+      const response = await app.inject({
+        method: 'POST',
+        url: checkEndpoints.oneTimeCheck.path,
+        headers: bearer(user.token),
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const asked = response
+        .json<{ sources: { type: string; status: string }[] }>()
+        .sources.filter((source) => source.status !== 'skipped')
+        .map((source) => source.type);
+      expect(asked.length).toBeGreaterThan(0);
+      const after = await calls();
+      const moved = Object.fromEntries(
+        [...after].map(([key, value]) => [key, value - (before.get(key) ?? 0)]).filter(([, n]) => n !== 0),
+      );
+      expect(moved).toEqual(Object.fromEntries(asked.map((type) => [`${type}/dataset`, 1])));
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
-import { DATASET_PROVIDER, recordSourceCall } from '../../../lib/metrics.ts';
 import {
   type ActiveImport,
   BATCH_IDENTIFIER_FROM,
@@ -84,26 +83,14 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
       : { status: 'failed', findings: [], error: DATASET_NOT_LOADED };
   }
 
-  /** The answers as a call to the source (the metrics); a run's batch match is counted by the run. */
-  async function recorded(answer: () => Promise<SingleAnswer[]>): Promise<SingleAnswer[]> {
-    const started = performance.now();
-    const answers = await answer();
-    const failed = answers.filter((one) => one.status === 'failed').length;
-    recordSourceCall(
-      { source: type, provider: DATASET_PROVIDER },
-      { answered: answers.length - failed, failed, seconds: (performance.now() - started) / 1000 },
-    );
-    return answers;
-  }
-
   return {
     type,
     adapter: 'dataset',
     itemKinds: SOURCE_TYPES[type].itemKinds,
     answersFor: (item) => sourceAnswersFor(type, item),
     datasetVersion: async () => (await activeImport())?.version ?? null,
-    check: async (item) => (await recorded(async () => [await checkOne(item)]))[0]!,
-    checkBatch: (items) => recorded(() => checkBatch(items)),
+    check: checkOne,
+    checkBatch,
     async batchFindings() {
       // Read before the match: a version raised meanwhile only makes the next batch match again.
       const versions = await readInputVersion(deps, [`records:${type}`]);

@@ -206,6 +206,7 @@ export function createRemoteSource(
   return {
     type,
     adapter: 'remote',
+    provider: provider.name,
     itemKinds: SOURCE_TYPES[type].itemKinds,
     documentTypes: provider.documentTypes,
     answersFor: (item) =>

@@ -1,5 +1,6 @@
 import type { Finding, ItemKind, SourceType } from '@pledgewatch/contract';
 import type { DocumentType } from '@pledgewatch/identifiers';
+import type { SourceProviderName } from '../../../config/source-providers.ts';
 import type { Queryable } from '../../../db/pool.ts';
 
 /** What a source is asked about: a portfolio item or the subject of a one-time check. */
@@ -52,6 +53,8 @@ export interface BatchFindingsSql {
 export interface SourceAdapter {
   type: SourceType;
   adapter: 'dataset' | 'remote';
+  /** The provider behind a remote source (SOURCE_<TYPE>_PROVIDER); absent for a dataset. */
+  provider?: SourceProviderName;
   itemKinds: readonly ItemKind[];
   /**
    * Document types it is asked about when narrower than the source type's (a provider that searches

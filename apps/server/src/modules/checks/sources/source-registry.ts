@@ -1,11 +1,12 @@
 import { type Finding, SOURCE_TYPE_CODES, type SourceType } from '@pledgewatch/contract';
 import type { AppConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import { DATASET_PROVIDER, recordSourceCall } from '../../../lib/metrics.ts';
 import { createPassportListSource } from '../passport-list/passport-source.ts';
 import { createDatasetSource } from './dataset-source.ts';
 import { createPledgesSource } from './pledges.source.ts';
 import { createRemoteSource } from './remote-source.ts';
-import type { CheckItem, DatasetSourceDeps, SourceAdapter } from './source-adapter.ts';
+import type { CheckItem, DatasetSourceDeps, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { listActiveImports, listItemRecords, readInputVersions } from './sources.queries.ts';
 
 /**
@@ -20,12 +21,38 @@ export function createSourceAdapter(
 ): SourceAdapter {
   const remote = deps.config.remoteSources[type];
   if (remote) {
+    // Counts each call to its provider itself (with the budget), and its cache hits.
     return createRemoteSource(type, remote, { db: deps.db, remoteSources: deps.config.remoteSources });
   }
-  if (type === 'pledges') {
-    return createPledgesSource(deps);
-  }
-  return type === 'passport' ? createPassportListSource(deps) : createDatasetSource(type, deps);
+  const local =
+    type === 'pledges'
+      ? createPledgesSource(deps)
+      : type === 'passport'
+        ? createPassportListSource(deps)
+        : createDatasetSource(type, deps);
+  return countedCalls(local);
+}
+
+/**
+ * Every call to a source in our database (a one-time check, a batch asked item by item) counted in
+ * the metrics here, once for all of its kinds; a run's batch match (batchFindings) is counted by the run.
+ */
+function countedCalls(adapter: SourceAdapter): SourceAdapter {
+  const counted = async <T extends ItemAnswer>(answer: () => Promise<T[]>): Promise<T[]> => {
+    const started = performance.now();
+    const answers = await answer();
+    const failed = answers.filter((one) => one.status === 'failed').length;
+    recordSourceCall(
+      { source: adapter.type, provider: DATASET_PROVIDER },
+      { answered: answers.length - failed, failed, seconds: (performance.now() - started) / 1000 },
+    );
+    return answers;
+  };
+  return {
+    ...adapter,
+    check: async (item) => (await counted(async () => [await adapter.check(item)]))[0]!,
+    checkBatch: (items) => counted(() => adapter.checkBatch(items)),
+  };
 }
 
 export function createSourceAdapters(deps: {

@@ -18,7 +18,7 @@ const render = (source: Source) =>
 describe('SourceBudget', () => {
   it('shows the provider, requests today against the limit, coverage, waiting items and the spend an admin gets', async () => {
     const text = visibleText(await render({ ...remote, spendToday: 6300, spendMonth: 120_000.5 }));
-    expect(text).toContain('Поставщик: api-cloud');
+    expect(text).toContain('Поставщик: API-Cloud');
     expect(text).toMatch(/Запросов сегодня: 4\s200 из 6\s000/);
     expect(text).toContain('Покрытие: 30 %');
     expect(text).toMatch(/Ждут запроса: 14\s000/);

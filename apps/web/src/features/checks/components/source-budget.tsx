@@ -1,6 +1,6 @@
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { Source } from '@pledgewatch/contract';
+import { type Source, sourceProviderLabel } from '@pledgewatch/contract';
 import { texts } from '@/features/checks/texts';
 import { formatNumber } from '@/lib/format';
 
@@ -15,7 +15,7 @@ export function SourceBudget({ source }: { source: Source }) {
     return <>{texts.common.dash}</>;
   }
   const lines = [
-    source.provider && t.provider(source.provider),
+    source.provider && t.provider(sourceProviderLabel(source)),
     source.requestsToday !== null &&
       t.requestsToday(
         formatNumber(source.requestsToday),

@@ -5,7 +5,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { ADAPTER_KIND_LABELS, type CacheInvalidateBody, type Source } from '@pledgewatch/contract';
+import { type CacheInvalidateBody, type Source, sourceProviderLabel } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -89,7 +89,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
     {
       id: 'adapter',
       header: t.adapter,
-      cell: (source) => <Chip size="small" variant="outlined" label={ADAPTER_KIND_LABELS[source.adapter]} />,
+      cell: (source) => <Chip size="small" variant="outlined" label={sourceProviderLabel(source)} />,
     },
     {
       id: 'version',

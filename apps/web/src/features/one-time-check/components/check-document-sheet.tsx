@@ -122,7 +122,12 @@ export function CheckDocumentSheet({ document }: { document: OneTimeCheckDocumen
                 data-testid={`document-source-${source.type}`}
                 sx={{ breakInside: 'avoid' }}
               >
-                <TableCell sx={{ fontWeight: 600 }}>{source.name}</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>
+                  {source.name}
+                  <Typography variant="caption" component="div" color="text.secondary">
+                    {source.answeredBy}
+                  </Typography>
+                </TableCell>
                 <TableCell sx={{ '&&': { color: STATUS_COLORS[source.status] }, fontWeight: 600 }}>
                   {source.statusLabel}
                 </TableCell>

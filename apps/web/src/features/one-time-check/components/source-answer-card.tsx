@@ -8,7 +8,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ADAPTER_KIND_LABELS, SOURCE_TYPES, type SourceAnswer } from '@pledgewatch/contract';
+import { SOURCE_TYPES, type SourceAnswer, sourceProviderLabel } from '@pledgewatch/contract';
 import { SeverityChip } from '@/components/ui/severity-chip';
 import { texts } from '@/features/one-time-check/texts';
 import { FindingFields } from './finding-fields';
@@ -47,7 +47,7 @@ export function SourceAnswerCard({ answer }: { answer: SourceAnswer }) {
   const severities = answer.findings.map((finding) => findingSeverity(answer.type, finding.payload));
   const worst = maxSeverity(severities);
   const meta = [
-    ADAPTER_KIND_LABELS[answer.adapter],
+    sourceProviderLabel(answer),
     answer.datasetVersion !== null ? t.datasetVersion(answer.datasetVersion) : null,
     answer.fromCache ? t.fromCache : null,
     answer.status !== 'skipped' ? t.duration(answer.durationMs) : null,
