@@ -1,6 +1,15 @@
 import { z } from 'zod';
+import { ROLE_LABELS } from './auth.ts';
+import { SOURCE_TYPES } from './checks.ts';
 import { isoDateTime, paginated, paginationQuerySchema } from './common.ts';
+import {
+  NOTIFICATION_METHOD_LABELS,
+  NOTIFICATION_MODE_LABELS,
+  NOTIFICATION_SUBJECT_LABELS,
+} from './notifications.ts';
+import { PACKAGE_STATUS_LABELS, PARTY_TYPE_LABELS, PLEDGE_EVENT_KIND_LABELS } from './pledges.ts';
 import { moscowDateSchema } from './statistics.ts';
+import { UPLOAD_KIND_LABELS } from './uploads.ts';
 
 /** Who did it: a member of the organisation, or nobody (the system, or a since-deleted person). */
 export const auditActorSchema = z.object({ id: z.string(), fullName: z.string(), email: z.string() });
@@ -53,7 +62,7 @@ export type AuditFacets = z.infer<typeof auditFacetsResponseSchema>;
  * Russian names of the logged actions. Shared by the screen and the export, so a file and the page
  * say the same thing; an action missing here is shown by its code.
  */
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
+export const AUDIT_ACTION_LABELS = {
   'api_key.created': 'Создание ключа API',
   'api_key.revoked': 'Отзыв ключа API',
   'check_run.started': 'Запуск регулярной проверки',
@@ -92,7 +101,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.invited': 'Приглашение сотрудника',
   'user.invite_existing': 'Приглашение сотрудника с действующей учётной записью',
   'user.updated': 'Изменение сотрудника',
-};
+} as const satisfies Record<string, string>;
+/** Every code the server may record: `recordAudit` takes only these, so a new code needs its label first. */
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 
 export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   api_key: 'Ключ API',
@@ -109,74 +120,198 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   user: 'Сотрудник',
 };
 
-export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
+export const auditActionLabel = (action: string): string =>
+  (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[entity] ?? entity;
 
+/** Russian names of the fields the server records in an entry's details (nested ones too). */
 const DETAIL_LABELS: Record<string, string> = {
   active: 'Активен',
   added: 'Добавлено',
+  birthDate: 'дата рождения',
+  bodyNumber: 'номер кузова',
+  bytes: 'Размер файла, байт',
+  certificates: 'Свидетельства',
+  chassisNumber: 'номер шасси',
   comment: 'Комментарий',
+  config: 'Настройки доставки',
+  contract: 'Договор',
+  contractNumber: 'Номер договора',
+  date: 'дата',
+  description: 'описание',
+  digestHour: 'Час сводки',
+  documentNumber: 'номер документа',
+  documentType: 'документ',
   draft: 'Черновик',
-  title: 'Заголовок',
+  duplicates: 'Повторов',
   email: 'E-mail',
+  enabled: 'Включено',
+  endDate: 'срок исполнения',
+  eventTypes: 'Типы событий',
   events: 'Событий',
+  failureThreshold: 'Порог сбоев',
   fields: 'Поля',
+  file: 'Файл',
+  fileName: 'Файл',
+  firstName: 'имя',
   format: 'Формат',
-  from: 'Было',
   fullName: 'ФИО',
+  inn: 'ИНН',
+  inserted: 'Добавлено',
+  itemFilter: 'Фильтр объектов',
   kind: 'Вид',
+  label: 'метка',
+  lastName: 'фамилия',
   method: 'Способ',
+  middleName: 'отчество',
+  minSeverity: 'Важность не ниже',
+  mode: 'Режим',
+  monitoringAdded: 'Поставлено на мониторинг',
+  monitoringArchived: 'Отправлено в архив',
   name: 'Название',
+  notificationDate: 'Дата уведомления',
+  notificationId: 'уведомление',
+  notifyRecovery: 'Сообщать о восстановлении',
+  number: 'номер',
+  ogrn: 'ОГРН',
+  packageId: 'Пакет',
+  pledgee: 'Залогодержатель',
+  pledgeId: 'Залог',
+  pledgor: 'Залогодатель',
+  reason: 'причина',
+  recipients: 'Кому',
   records: 'Записей',
   registrationNumber: 'Рег. номер',
   rejected: 'Отклонено',
+  rejectedPackageId: 'Отклонённый пакет',
+  rejections: 'Отказы',
   removed: 'Удалено',
   restored: 'Восстановлено',
   role: 'Роль',
+  secret: 'Секрет',
+  sourceType: 'Источник',
+  staleHours: 'Часов без обновления',
   status: 'Статус',
-  to: 'Стало',
+  subject: 'Предмет',
+  time: 'Время',
+  timezone: 'Часовой пояс',
+  title: 'Заголовок',
+  token: 'Токен',
   type: 'Тип',
   updated: 'Изменено',
+  url: 'Адрес',
+  vehicles: 'Транспортные средства',
   version: 'Версия',
+  vin: 'VIN',
 };
 
-const detailValue = (value: unknown): string => {
+/** Codes some fields hold, in words («registered» → «Зарегистрирован»); other values are shown as they are. */
+const VALUE_LABELS: Record<string, Readonly<Record<string, string>>> = {
+  documentType: { passport_rf: 'паспорт РФ', driving_licence: 'водительское удостоверение' },
+  from: PACKAGE_STATUS_LABELS,
+  kind: { ...PLEDGE_EVENT_KIND_LABELS, ...UPLOAD_KIND_LABELS, vin: 'VIN', document: 'Документ' },
+  method: NOTIFICATION_METHOD_LABELS,
+  mode: NOTIFICATION_MODE_LABELS,
+  role: ROLE_LABELS,
+  subject: NOTIFICATION_SUBJECT_LABELS,
+  to: PACKAGE_STATUS_LABELS,
+  type: {
+    ...PARTY_TYPE_LABELS,
+    ...Object.fromEntries(Object.entries(SOURCE_TYPES).map(([type, info]) => [type, info.name])),
+  },
+};
+
+const fieldLabel = (key: string): string => DETAIL_LABELS[key] ?? key;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const scalarValue = (value: unknown): string => {
   if (value === null || value === undefined || value === '') {
     return '—';
   }
   if (typeof value === 'boolean') {
     return value ? 'да' : 'нет';
   }
-  if (Array.isArray(value)) {
-    return value.map(detailValue).join(', ');
-  }
-  if (typeof value === 'object') {
-    return JSON.stringify(value);
-  }
   return String(value);
 };
 
 /**
- * What changed, one line per field: `changes` ({ field: { from, to } }) as «Поле: было → стало», other
- * keys as «Поле: значение».
+ * A value as words, never as JSON: an object as «поле: значение» pairs, a list of objects one after
+ * another (a vehicle, a certificate), a list of values by commas.
+ */
+const detailValue = (value: unknown, key = ''): string => {
+  if (Array.isArray(value)) {
+    const parts = value.map((inner) => detailValue(inner, key));
+    return parts.length === 0 ? '—' : parts.join(value.some(isRecord) ? '; ' : ', ');
+  }
+  if (isRecord(value)) {
+    const pairs = Object.entries(value).filter(([, inner]) => inner !== undefined && inner !== null);
+    const words = pairs.map(
+      ([inner, innerValue]) => `${fieldLabel(inner)}: ${detailValue(innerValue, inner)}`,
+    );
+    return words.length === 0 ? '—' : words.join(', ');
+  }
+  return typeof value === 'string' && value !== ''
+    ? (VALUE_LABELS[key]?.[value] ?? value)
+    : scalarValue(value);
+};
+
+/** A nested state flattened to «Договор, номер»-style labels, so two states compare field by field. */
+function flatten(value: unknown, key: string, label: string, into: Map<string, string>): Map<string, string> {
+  if (isRecord(value)) {
+    for (const [inner, innerValue] of Object.entries(value)) {
+      flatten(innerValue, inner, label ? `${label}, ${fieldLabel(inner)}` : fieldLabel(inner), into);
+    }
+  } else {
+    into.set(label, detailValue(value, key));
+  }
+  return into;
+}
+
+/**
+ * What changed, one line per field: `changes` ({ field: { from, to } }) and a `before`/`after` pair of
+ * whole states (only the fields that differ) as «Поле: было → стало», other keys as «Поле: значение».
  */
 export function describeAuditDetails(details: Record<string, unknown>): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(details)) {
-    if (key === 'changes' && value && typeof value === 'object') {
-      for (const [field, change] of Object.entries(
-        value as Record<string, { from?: unknown; to?: unknown }>,
-      )) {
-        lines.push(
-          `${DETAIL_LABELS[field] ?? field}: ${detailValue(change?.from)} → ${detailValue(change?.to)}`,
-        );
+    if (key === 'changes' && isRecord(value)) {
+      for (const [field, change] of Object.entries(value)) {
+        const { from, to } = isRecord(change) ? change : { from: undefined, to: change };
+        lines.push(`${fieldLabel(field)}: ${detailValue(from, field)} → ${detailValue(to, field)}`);
       }
+      continue;
+    }
+    if (key === 'before' && 'after' in details) {
+      const before = flatten(value, '', '', new Map());
+      const after = flatten(details.after, '', '', new Map());
+      for (const field of new Set([...before.keys(), ...after.keys()])) {
+        if (before.get(field) !== after.get(field)) {
+          lines.push(`${field}: ${before.get(field) ?? '—'} → ${after.get(field) ?? '—'}`);
+        }
+      }
+      continue;
+    }
+    if (key === 'after' && 'before' in details) {
+      continue;
+    }
+    // A transition recorded as top-level from/to (a package's status, a changed e-mail) is one change.
+    if (key === 'from' && 'to' in details) {
+      const field = [value, details.to].every((status) => String(status) in PACKAGE_STATUS_LABELS)
+        ? 'Статус'
+        : String(value).includes('@')
+          ? 'E-mail'
+          : 'Значение';
+      lines.push(`${field}: ${detailValue(value, key)} → ${detailValue(details.to, 'to')}`);
+      continue;
+    }
+    if (key === 'to' && 'from' in details) {
       continue;
     }
     if (value === undefined) {
       continue;
     }
-    lines.push(`${DETAIL_LABELS[key] ?? key}: ${detailValue(value)}`);
+    lines.push(`${fieldLabel(key)}: ${detailValue(value, key)}`);
   }
   return lines;
 }

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
 
 /** Appends one row to the organisation's audit trail (who did what to which record). */
@@ -6,7 +7,7 @@ export async function recordAudit(
   entry: {
     organisationId: string | null;
     userId: string | null;
-    action: string;
+    action: AuditAction;
     entity: string;
     entityId?: string | null;
     details?: Record<string, unknown>;
