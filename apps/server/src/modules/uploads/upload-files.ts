@@ -1,7 +1,12 @@
 import { PassThrough, Readable } from 'node:stream';
 import { CSV_BOM, csvRow, neutralise, type UploadFormat } from '@pledgewatch/contract';
 import ExcelJS from 'exceljs';
-import { headerFitWidth, tableSheetOptions } from '../../lib/tabular/xlsx-layout.ts';
+import {
+  excelWallClock,
+  headerFitWidth,
+  tableSheetOptions,
+  XLSX_DATE_FORMATS,
+} from '../../lib/tabular/xlsx-layout.ts';
 
 /** A table written as a file: CSV (UTF-8 with BOM, `;`, as Russian Excel expects) or XLSX, streamed. */
 export function tableFile(options: {
@@ -11,6 +16,8 @@ export function tableFile(options: {
   rows: AsyncIterable<readonly string[]>;
   /** Columns kept as text in Excel (document numbers must keep leading zeros). */
   textColumns?: readonly number[];
+  /** Columns of calendar dates («15.01.2025»): real date cells in Excel, not text. */
+  dateColumns?: readonly number[];
 }): Readable {
   // Cells echo what users uploaded: formula-like text is neutralised as the reports do (CSV injection).
   const rows = neutraliseRows(options.rows);
@@ -27,11 +34,17 @@ export function tableFile(options: {
   sheet.columns = options.headers.map((header) => ({ header, width: headerFitWidth(header, 14) }));
   sheet.getRow(1).font = { bold: true };
   const text = new Set(options.textColumns ?? []);
+  const dates = new Set(options.dateColumns ?? []);
   (async () => {
     for await (const values of rows) {
-      const row = sheet.addRow([...values]);
+      const row = sheet.addRow(
+        values.map((value, column) => (dates.has(column) ? (excelWallClock(value) ?? value) : value)),
+      );
       for (const column of text) {
         row.getCell(column + 1).numFmt = '@';
+      }
+      for (const column of dates) {
+        row.getCell(column + 1).numFmt = XLSX_DATE_FORMATS.date;
       }
       row.commit();
     }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  UPLOAD_KIND_LABELS,
   UPLOAD_STATUS_LABELS,
   type Upload,
   type UploadDetail,
@@ -24,6 +25,7 @@ import type { AuthContext } from '../../lib/auth-context.ts';
 import { skippedAboveMessage } from './header/find-header.ts';
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
+import type { UploadColumn, UploadKindHandler } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { isUploadFileError } from './reader/upload-file-error.ts';
 import { tableFile } from './upload-files.ts';
@@ -355,6 +357,10 @@ export async function uploadErrorsFile(options: {
   };
 }
 
+const columnIndexes = (handler: UploadKindHandler, keep: (column: UploadColumn) => boolean) =>
+  handler.columns.flatMap((column, index) => (keep(column) ? [index] : []));
+
+/** A kind's template: its sheet named after the kind, example dates as date cells, the rest as text. */
 export function uploadTemplateFile(options: { kind: UploadKind; format: UploadFormat }): {
   fileName: string;
   body: Readable;
@@ -367,10 +373,11 @@ export function uploadTemplateFile(options: { kind: UploadKind; format: UploadFo
     fileName: `шаблон-загрузки.${options.format}`,
     body: tableFile({
       format: options.format,
-      sheetName: 'Объекты',
+      sheetName: UPLOAD_KIND_LABELS[options.kind],
       headers: handler.columns.map((column) => column.title),
       rows: rows(),
-      textColumns: handler.columns.map((_, index) => index),
+      textColumns: columnIndexes(handler, (column) => !column.date),
+      dateColumns: columnIndexes(handler, (column) => Boolean(column.date)),
     }),
   };
 }

@@ -1,8 +1,12 @@
-import type { UploadKindHandler } from './upload-kind.ts';
+import { parseRuDate } from '@pledgewatch/contract';
+import type { UploadColumn, UploadKindHandler } from './upload-kind.ts';
 
 export const TEMPLATE_EXAMPLE_MESSAGE = 'Строка из примера шаблона — удалите её';
 
-const cell = (value: string) => value.trim().toLowerCase().replace(/\s+/g, ' ');
+const text = (value: string) => value.trim().toLowerCase().replace(/\s+/g, ' ');
+/** A date column's cell by its day: the template's date cells read back as Excel serial days. */
+const cell = (column: UploadColumn, value: string) =>
+  column.date ? (parseRuDate(value) ?? text(value)) : text(value);
 
 /**
  * Recognises the template's example rows left in a file, so they are refused with a clear reason
@@ -16,10 +20,10 @@ export function templateExampleMatcher(
   indexes: readonly number[],
 ): (values: Readonly<Record<string, string>>) => boolean {
   const present = handler.columns
-    .map((column, i) => ({ field: column.field, i }))
+    .map((column, i) => ({ column, field: column.field, i }))
     .filter(({ i }) => indexes[i]! >= 0);
   const signature = (cellOf: (field: string, i: number) => string) =>
-    present.map(({ field, i }) => cell(cellOf(field, i))).join('\u0001');
+    present.map(({ column, field, i }) => cell(column, cellOf(field, i))).join('\u0001');
   const examples = new Set(
     handler.templateRows
       .map((row) => signature((_field, i) => row[i] ?? ''))
@@ -32,6 +36,6 @@ export function templateExampleMatcher(
   return (values) =>
     examples.size > 0 &&
     first !== undefined &&
-    firstCells.has(cell(values[first.field] ?? '')) &&
+    firstCells.has(cell(first.column, values[first.field] ?? '')) &&
     examples.has(signature((field) => values[field] ?? ''));
 }

@@ -2,8 +2,11 @@ import type { UploadKind, UploadPreviewRow } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import type { FieldNames } from '../header/header-names.ts';
 
-/** A column of a kind's template and the other headers recognised for it (see header/header-names.ts). */
-export type UploadColumn = FieldNames;
+/**
+ * A column of a kind's template and the other headers recognised for it (see header/header-names.ts);
+ * `date` marks a calendar date (ДД.ММ.ГГГГ), written to the XLSX template as a real date cell.
+ */
+export type UploadColumn = FieldNames & { date?: true };
 
 export interface RowProblem {
   field: string | null;
