@@ -86,4 +86,30 @@ describe('statistics route', () => {
     expect(text).toContain('Расход на запросы к поставщикам, ₽');
     expect(text).toMatch(/Расход за период, ₽ 42,5/);
   });
+
+  it('says the period has no data only when no chart shows anything', async () => {
+    const zero = Object.fromEntries(Object.keys(counts).map((key) => [key, 0]));
+    const quiet = { ...zero, eventsByType: {}, deliveries };
+    // A fresh install: items in the portfolio, nothing else happened.
+    const portfolioOnly = {
+      ...answer,
+      eventTypes: [],
+      points: answer.points.map((point) => ({ ...point, ...quiet, itemsMonitored: 3100 })),
+      totals: { ...quiet, itemsMonitoredStart: 3100, itemsMonitoredEnd: 3100, deliveriesTotal: 0 },
+    };
+    stubApi([
+      { path: monitoringEndpoints.statistics.path, schema: statisticsResponseSchema, body: portfolioOnly },
+    ]);
+    const withItems = visibleText(await renderAt(''));
+    expect(withItems).toContain('В конце периода 3');
+    expect(withItems).not.toContain('За этот период данных нет');
+
+    const nothing = {
+      ...portfolioOnly,
+      points: portfolioOnly.points.map((point) => ({ ...point, itemsMonitored: 0 })),
+      totals: { ...portfolioOnly.totals, itemsMonitoredStart: 0, itemsMonitoredEnd: 0 },
+    };
+    stubApi([{ path: monitoringEndpoints.statistics.path, schema: statisticsResponseSchema, body: nothing }]);
+    expect(visibleText(await renderAt(''))).toContain('За этот период данных нет');
+  });
 });

@@ -24,7 +24,13 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useStatistics } from '../api/get-statistics';
 import { downloadStatisticsCsv } from './chart-export';
 import { Charts } from './statistics-charts';
-import { PERIOD_PRESETS, type PeriodPreset, toStatisticsBody, useStatisticsView } from './statistics-view';
+import {
+  PERIOD_PRESETS,
+  type PeriodPreset,
+  periodIsEmpty,
+  toStatisticsBody,
+  useStatisticsView,
+} from './statistics-view';
 
 const t = texts.statistics;
 
@@ -172,7 +178,7 @@ export default function StatisticsPage() {
       ) : null}
       {data ? (
         <>
-          {data.totals.events === 0 && data.totals.checkRuns === 0 && data.totals.deliveriesTotal === 0 ? (
+          {periodIsEmpty(data.totals) ? (
             <Alert severity="info" sx={{ mb: 2 }}>
               {t.empty}
             </Alert>

@@ -8,6 +8,7 @@ import {
   STATISTICS_GROUPINGS,
   type StatisticsBody,
   type StatisticsGrouping,
+  type StatisticsTotals,
 } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -113,4 +114,18 @@ export function useStatisticsView() {
     [setParams],
   );
   return { view, update };
+}
+
+/**
+ * Whether the period has nothing to show in any chart: every total is zero, the portfolio and spend
+ * included, so the «no data» note never sits above a chart that shows something.
+ */
+export function periodIsEmpty(totals: StatisticsTotals): boolean {
+  const numbers = (value: unknown): number[] =>
+    typeof value === 'number'
+      ? [value]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(numbers)
+        : [];
+  return numbers(totals).every((value) => value === 0);
 }
