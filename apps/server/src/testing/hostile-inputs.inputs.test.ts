@@ -707,7 +707,10 @@ describe('hostile files: read, bad rows refused with their reason', () => {
       'xl/worksheets/sheet1.xml': sheet,
     });
     const { id, detail } = await responsive(() => acceptAndValidate(user, 'long.xlsx', file));
-    expect(detail).toMatchObject({ status: 'validated', counts: { rows: 2, accepted: 0, rejected: 2 } });
+    expect(detail).toMatchObject({
+      status: 'done_with_errors',
+      counts: { rows: 2, accepted: 0, rejected: 2 },
+    });
     const errors = await errorRows(user, id);
     expect(errors.map((row) => row.message)).toEqual([
       'Значение в столбце «Метка» длиннее 1000 символов',

@@ -306,21 +306,32 @@ export async function validateUpload(
         : await withTransaction(db, (tx) =>
             handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
           );
+    // A file with nothing to add (every row a duplicate or refused) has nothing to confirm: it ends
+    // here with its counts instead of waiting for a confirmation that would import nothing.
+    const nothingToAdd = !upload.auto_confirm && summary.accepted === 0 && summary.restored === 0;
+    const refused = rejected + (summary.rejected ?? 0);
     await withTransaction(db, async (tx) => {
       const moved = await updateUpload(
         tx,
         uploadId,
         {
-          status: upload.auto_confirm ? 'importing' : 'validated',
+          status: nothingToAdd
+            ? refused > 0
+              ? 'done_with_errors'
+              : 'done'
+            : upload.auto_confirm
+              ? 'importing'
+              : 'validated',
           rows_total: total,
           rows_processed: total,
           rows_accepted: summary.accepted,
           rows_restored: summary.restored,
           rows_duplicate: summary.duplicates,
-          rows_rejected: rejected + (summary.rejected ?? 0),
+          rows_rejected: refused,
           error_message: null,
         },
         {
+          finished: nothingToAdd,
           details: {
             percent: 100,
             staged: summary.staged,
@@ -342,7 +353,13 @@ export async function validateUpload(
       if (!moved) {
         throw new ValidationStopped();
       }
+      if (nothingToAdd) {
+        await deleteStagedRows(tx, handler.stagingTable, uploadId);
+      }
     });
+    if (nothingToAdd) {
+      await removeFile(context, uploadId);
+    }
   } catch (error) {
     staging?.abort();
     errors?.abort();

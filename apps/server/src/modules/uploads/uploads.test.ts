@@ -406,7 +406,11 @@ describe('POST /api/v1/monitoring/uploads: file formats', () => {
       expect(template.headers['content-disposition']).toContain(`.${format}`);
       const other = await createSignedInUser(app);
       const result = await uploadAndProcess(other, `template.${format}`, template.rawPayload, false);
-      expect(result).toMatchObject({ status: 'validated', counts: { rows: 4, accepted: 0, rejected: 4 } });
+      // Nothing to add: the upload ends by itself, its refused rows kept for the error file.
+      expect(result).toMatchObject({
+        status: 'done_with_errors',
+        counts: { rows: 4, accepted: 0, rejected: 4 },
+      });
       expect(result.errors.map((e: { message: string }) => e.message)).toEqual(
         Array(4).fill('Строка из примера шаблона — удалите её'),
       );
@@ -448,6 +452,39 @@ describe('POST /api/v1/monitoring/uploads: refused files', () => {
     expect(staged.rows[0].n).toBe(0);
     return response.json().message as string;
   };
+
+  it('ends a file with nothing to add by itself, with its counts: nothing waits for a confirmation', async () => {
+    const user = await createSignedInUser(app);
+    const [a, b] = [makeVin(), makeVin()];
+    const csv = `VIN;Метка\r\n${a};первый\r\n${b};второй\r\n`;
+    expect((await uploadAndProcess(user, 'portfolio.csv', csv)).status).toBe('done');
+
+    const again = await upload(user, 'portfolio.csv', csv);
+    const id = again.json().id as string;
+    await run(validateUploadJob, id);
+    const ended = await detail(id, user);
+    expect(ended).toMatchObject({
+      status: 'done',
+      counts: { rows: 2, accepted: 0, restored: 0, duplicates: 2, rejected: 0 },
+    });
+    expect(ended.finishedAt).not.toBeNull();
+    expect((await post(`/api/v1/monitoring/uploads/${id}/confirm`, user)).statusCode).toBe(409);
+    const staged = await app.db.query(
+      'SELECT count(*)::int AS n FROM upload_item_rows WHERE upload_id = $1',
+      [id],
+    );
+    expect(staged.rows[0].n).toBe(0);
+
+    // Duplicates beside a refused row: it ends with errors, the error file still there.
+    const withBad = await upload(user, 'bad.csv', `${csv}XTA2107;плохой\r\n`);
+    await run(validateUploadJob, withBad.json().id);
+    expect(await detail(withBad.json().id, user)).toMatchObject({
+      status: 'done_with_errors',
+      counts: { rows: 3, accepted: 0, duplicates: 2, rejected: 1 },
+    });
+    const errorsFile = await get(`/api/v1/monitoring/uploads/${withBad.json().id}/errors?format=csv`, user);
+    expect(errorsFile.body).toContain('XTA2107');
+  });
 
   it('refuses an empty file', async () => {
     expect(await refused('empty.csv', '')).toBe('Файл пустой');

@@ -425,6 +425,8 @@ function UploadStep(props: UploadStepProps) {
       <Stack spacing={2.5} data-testid="upload-result">
         <Alert severity={status === 'done' ? 'success' : 'warning'} icon={<CheckCircleOutlinedIcon />}>
           {status === 'done' ? t.done : t.doneWithErrors}
+          {/* A file with nothing new ends without a confirmation: say why nothing was added. */}
+          {toAdd === 0 && ` ${t.nothingToAdd}`}
         </Alert>
         {props.result(upload)}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
