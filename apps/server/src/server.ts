@@ -64,7 +64,12 @@ try {
   if (!stopping) {
     app = await buildApp({ config, connectionString: database.connectionString });
     if (config.demoData) {
-      await seedDemo(app.db);
+      const demo = await seedDemo(app.db, { config, queue: app.queue, mailer: app.mailer, log: app.log });
+      if (demo.historySeconds !== null) {
+        console.log(
+          `Demo organisation created with a month of history in ${demo.historySeconds.toFixed(1)} s`,
+        );
+      }
     }
     await app.listen({ host: config.host, port: config.port });
   }

@@ -11,7 +11,11 @@ export const DEMO_PLEDGE_NOTICE = '2024-001-234567-890';
 export const DEMO_INVALID_PASSPORT = '4510123456';
 
 const NOTE = 'ДЕМО: демонстрационная запись, не сведения реального реестра';
-const demo = (payload: Record<string, unknown>) => ({ ...payload, demo: true, note: NOTE });
+export const demoRecordPayload = (payload: Record<string, unknown>) => ({
+  ...payload,
+  demo: true,
+  note: NOTE,
+});
 const date = (index: number, year = 2024) =>
   `${year}-${String((index % 12) + 1).padStart(2, '0')}-${String((index % 27) + 1).padStart(2, '0')}`;
 
@@ -29,7 +33,7 @@ const REGIONS = [
   'Свердловская область',
 ];
 
-interface DemoItem {
+export interface DemoPortfolioRow {
   kind: 'vin' | 'document';
   document_type: string | null;
   identifier: string;
@@ -42,10 +46,33 @@ interface DemoItem {
  * already has an active dataset is left alone, so demo data never replaces real data.
  */
 export async function seedDemoDatasets(tx: Queryable, organisationId: string): Promise<void> {
-  const { rows: items } = await tx.query<DemoItem>(
-    `SELECT kind, document_type, identifier FROM monitoring_items WHERE organisation_id = $1 ORDER BY identifier`,
+  const records = buildDemoDatasets(await demoPortfolioItems(tx, organisationId));
+  for (const [type, list] of Object.entries(records) as [SourceType, DatasetRecord[]][]) {
+    if (await getActiveImport(tx, type)) {
+      continue;
+    }
+    if (type === 'passport') {
+      // The MVD list holds passports only: no reason or date; the version is marked demo as a whole.
+      const passports = list.map((record) => record.identifier);
+      await importPassportListIn(tx, { fileName: 'demo-passport.csv', passports, demo: true });
+    } else {
+      await importDatasetIn(tx, { type, fileName: `demo-${type}.json`, records: list });
+    }
+  }
+}
+
+/** The demo portfolio's own items (not those the demo history adds later), in identifier order. */
+export async function demoPortfolioItems(db: Queryable, organisationId: string): Promise<DemoPortfolioRow[]> {
+  const { rows } = await db.query<DemoPortfolioRow>(
+    `SELECT kind, document_type, identifier FROM monitoring_items
+      WHERE organisation_id = $1 AND origin = 'demo' ORDER BY identifier`,
     [organisationId],
   );
+  return rows;
+}
+
+/** Every demo dataset's records over the portfolio: the same for the same items. */
+export function buildDemoDatasets(items: DemoPortfolioRow[]): Record<SourceType, DatasetRecord[]> {
   const vins = items.filter((item) => item.kind === 'vin').map((item) => item.identifier);
   const documents = items.filter((item) => item.kind === 'document');
   const records: Record<SourceType, DatasetRecord[]> = {
@@ -62,7 +89,7 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
     documentType: '',
     identifier,
     key,
-    payload: demo(payload),
+    payload: demoRecordPayload(payload),
   });
 
   records.pledges.push(
@@ -146,7 +173,7 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
     documentType: 'passport_rf',
     identifier: DEMO_INVALID_PASSPORT,
     key: DEMO_INVALID_PASSPORT,
-    payload: demo({ record_id: DEMO_INVALID_PASSPORT, reason: 'Утрачен', since: '2024-06-01' }),
+    payload: demoRecordPayload({ record_id: DEMO_INVALID_PASSPORT, reason: 'Утрачен', since: '2024-06-01' }),
   });
   documents.forEach((document, index) => {
     const n = String(index + 1).padStart(6, '0');
@@ -156,7 +183,7 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
       records.passport.push({
         ...base,
         key: document.identifier,
-        payload: demo({
+        payload: demoRecordPayload({
           record_id: document.identifier,
           reason: 'Истёк срок действия',
           since: date(index, 2024),
@@ -167,7 +194,7 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
       records.bankruptcy.push({
         ...base,
         key: `А40-${n}/2025`,
-        payload: demo({
+        payload: demoRecordPayload({
           case_number: `А40-${n}/2025`,
           status: 'open',
           opened_at: date(index, 2025),
@@ -179,7 +206,7 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
       records.enforcement.push({
         ...base,
         key: `${n}/25/77001-ИП`,
-        payload: demo({
+        payload: demoRecordPayload({
           proceeding_number: `${n}/25/77001-ИП`,
           status: 'open',
           opened_at: date(index, 2025),
@@ -191,16 +218,5 @@ export async function seedDemoDatasets(tx: Queryable, organisationId: string): P
     }
   });
 
-  for (const [type, list] of Object.entries(records) as [SourceType, DatasetRecord[]][]) {
-    if (await getActiveImport(tx, type)) {
-      continue;
-    }
-    if (type === 'passport') {
-      // The MVD list holds passports only: no reason or date; the version is marked demo as a whole.
-      const passports = list.map((record) => record.identifier);
-      await importPassportListIn(tx, { fileName: 'demo-passport.csv', passports, demo: true });
-    } else {
-      await importDatasetIn(tx, { type, fileName: `demo-${type}.json`, records: list });
-    }
-  }
+  return records;
 }
