@@ -2,6 +2,7 @@
 import { SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
 import type pg from 'pg';
 import { withTransaction } from '../apps/server/src/db/pool.ts';
+import { createListTableFrom } from '../apps/server/src/modules/checks/passport-list/passport-list.queries.ts';
 import { deleteInactiveRecords } from '../apps/server/src/modules/checks/sources/sources.queries.ts';
 import { importDatasetIn } from '../apps/server/src/modules/checks/sources/sources.service.ts';
 
@@ -44,6 +45,10 @@ export async function seedDatasetVersion(
       ],
     );
     await tx.query('UPDATE source_imports SET records_total = $2 WHERE id = $1', [id, spec.records]);
+    if (spec.type === 'passport') {
+      // A run's batch reads the MVD list from its version's own table (0073), not source_records.
+      await createListTableFrom(tx, id, []);
+    }
   });
   await withTransaction(db, (tx) => deleteInactiveRecords(tx, spec.type));
 }

@@ -339,12 +339,13 @@ export async function freePort(): Promise<number> {
 async function startApp(
   databaseUrl: string,
   dataDir: string,
-): Promise<{ base: string; stop: () => Promise<void> }> {
+): Promise<{ base: string; stop: () => Promise<void>; loopDelays: Array<[epochMs: number, ms: number]> }> {
   const port = Number(process.env.BENCH_LOAD_PORT ?? 0) || (await freePort());
   // BENCH_LOAD_NODE_ARGS: extra options of the app's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = (process.env.BENCH_LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = path.join('apps', 'server', 'src', 'server.ts');
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, server], {
+  const probe = path.join('bench', 'event-loop-probe.ts');
+  const child: ChildProcess = spawn(process.execPath, ['--import', `./${probe}`, ...nodeArgs, server], {
     cwd: path.join(import.meta.dirname, '..'),
     env: {
       ...process.env,
@@ -362,8 +363,12 @@ async function startApp(
   // The app's output is kept for a failure report; its log lines (warnings and errors, at the
   // default level) and stderr are shown as they come, the first 50 of them.
   const output: string[] = [];
+  const loopDelays: Array<[number, number]> = [];
   let shown = 0;
   const keep = (chunk: Buffer, show: (line: string) => boolean) => {
+    for (const [, at, ms] of chunk.toString().matchAll(/^EVENT_LOOP (\d+) ([\d.]+)$/gm)) {
+      loopDelays.push([Number(at), Number(ms)]);
+    }
     output.push(chunk.toString());
     if (output.length > 200) {
       output.shift();
@@ -375,7 +380,9 @@ async function startApp(
     }
   };
   child.stdout?.on('data', (chunk: Buffer) => keep(chunk, (line) => line.startsWith('{')));
-  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, (line) => line.trim() !== ''));
+  child.stderr?.on('data', (chunk: Buffer) =>
+    keep(chunk, (line) => line.trim() !== '' && !line.startsWith('EVENT_LOOP')),
+  );
   let exited = false;
   const exit = new Promise<void>((resolve) =>
     child.once('exit', () => {
@@ -403,7 +410,7 @@ async function startApp(
     }
     try {
       if ((await fetch(`${base}${authEndpoints.buildInfo.path}`)).ok) {
-        return { base, stop };
+        return { base, stop, loopDelays };
       }
     } catch {
       // not listening yet
@@ -512,7 +519,11 @@ function screenCalls(): { name: string; variants: Variant[] }[] {
 const TIMELINE_STEP_S = Number(process.env.BENCH_LOAD_TIMELINE_STEP ?? 5);
 
 /** Per step of the load: answers, their p50/p99, how many took over 200 ms, and what happened then. */
-function timeline(answers: Array<[number, number]>, happenings: Array<[number, string]>): string[] {
+function timeline(
+  answers: Array<[number, number]>,
+  happenings: Array<[number, string]>,
+  loopDelays: Array<[number, number]>,
+): { line: string; p99: number }[] {
   const step = TIMELINE_STEP_S * 1000;
   const steps = Math.ceil(Math.max(0, ...answers.map(([at]) => at)) / step);
   return Array.from({ length: steps }, (_, i) => {
@@ -522,7 +533,12 @@ function timeline(answers: Array<[number, number]>, happenings: Array<[number, s
       .map(([, ms]) => ms)
       .toSorted((a, b) => a - b);
     const events = happenings.filter(inStep).map(([at, what]) => `${what} at ${(at / 1000).toFixed(1)} s`);
-    return `${`${i * TIMELINE_STEP_S}–${(i + 1) * TIMELINE_STEP_S} s`.padEnd(10)} ${String(sorted.length).padStart(6)} answers  p50 ${percentile(sorted, 50).toFixed(1).padStart(7)}  p99 ${percentile(sorted, 99).toFixed(1).padStart(7)}  >200 ms ${String(sorted.filter((ms) => ms > 200).length).padStart(4)}  ${events.join('; ')}`;
+    const p99 = percentile(sorted, 99);
+    const loop = Math.max(0, ...loopDelays.filter(inStep).map(([, ms]) => ms));
+    return {
+      line: `${`${i * TIMELINE_STEP_S}–${(i + 1) * TIMELINE_STEP_S} s`.padEnd(10)} ${String(sorted.length).padStart(6)} answers  p50 ${percentile(sorted, 50).toFixed(1).padStart(7)}  p99 ${p99.toFixed(1).padStart(7)}  >200 ms ${String(sorted.filter((ms) => ms > 200).length).padStart(4)}  app loop stall ${loop.toFixed(0).padStart(4)} ms  ${events.join('; ')}`,
+      p99,
+    };
   });
 }
 
@@ -732,6 +748,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
     // When each answer came (ms since the load began) and how long it took, and what the background
     // did when: the timeline shows which of its phases the slow answers fall in.
     const loadStartedAt = performance.now();
+    const loadStartedAtEpoch = Date.now();
     const answers: Array<[at: number, ms: number]> = [];
     const happenings: Array<[at: number, what: string]> = [];
     const instances = Array.from({ length: CONNECTIONS }, async (_, i) => {
@@ -911,14 +928,21 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       console.log(line);
     }
     console.log(`\ntimeline, ${TIMELINE_STEP_S} s steps (answers finished in the step; background events):`);
-    for (const line of timeline(answers, happenings)) {
+    const steps = timeline(
+      answers,
+      happenings,
+      app.loopDelays.map(([at, ms]) => [at - loadStartedAtEpoch, ms]),
+    );
+    for (const { line } of steps) {
       console.log(line);
     }
+    // The whole load's p99 hides a burst of a few seconds (issue #31): every step must meet it too.
+    const worstStep = Math.max(0, ...steps.map((step) => step.p99));
     console.log(
-      `target: p99 ≤ 200 ms at ${RATE} requests/s with zero errors: ${overall.p99 <= 200 && all.non2xx + all.errors === 0 && overall.rps >= RATE * 0.98 ? 'met' : 'NOT met'}`,
+      `target: p99 ≤ 200 ms overall and in every ${TIMELINE_STEP_S} s step at ${RATE} requests/s with zero errors: ${overall.p99 <= 200 && worstStep <= 200 && all.non2xx + all.errors === 0 && overall.rps >= RATE * 0.98 ? 'met' : 'NOT met'}`,
     );
     console.log(
-      `RESULT load rate=${RATE} rps=${overall.rps.toFixed(1)} p50_ms=${overall.p50.toFixed(1)} p95_ms=${overall.p95.toFixed(1)} p99_ms=${overall.p99.toFixed(1)} errors=${all.non2xx + all.errors}`,
+      `RESULT load rate=${RATE} rps=${overall.rps.toFixed(1)} p50_ms=${overall.p50.toFixed(1)} p95_ms=${overall.p95.toFixed(1)} p99_ms=${overall.p99.toFixed(1)} worst_step_p99_ms=${worstStep.toFixed(1)} errors=${all.non2xx + all.errors} load=${loadBefore.toFixed(1)}→${loadAfter.toFixed(1)}`,
     );
   } finally {
     await app?.stop();
