@@ -193,3 +193,50 @@ describe('Biome noImportCycles (npm run lint)', () => {
     expect(lintWithRepoRules(root)).toMatchObject({ code: 0 });
   });
 });
+
+describe('Biome rules that keep functions short and promises handled (biome.json, run by npm run lint)', () => {
+  /** Runs the repository's Biome rules over a planted tree; the rule and file of each error. */
+  function lint(files: Record<string, string>): string[] {
+    const {
+      $schema: _schema,
+      vcs: _vcs,
+      files: _files,
+      ...config
+    } = JSON.parse(readFileSync(path.join(repoRoot, 'biome.json'), 'utf8'));
+    const root = tree(`lint-${Object.keys(files).join('-').replace(/\W/g, '_')}`, {
+      ...files,
+      'biome.json': JSON.stringify(config),
+    });
+    let output = '';
+    try {
+      execFileSync(path.join(repoRoot, 'node_modules/.bin/biome'), ['lint', '--reporter=github', '.'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      output = (error as { stdout: string }).stdout;
+    }
+    return [...output.matchAll(/title=lint\/([\w/]+),file=[^,]*\/(src\/[^,]+),/g)].map(
+      ([, rule, file]) => `${rule} ${file}`,
+    );
+  }
+  const longFunction = `export function long(): number {\n  let total = 0;\n${Array.from(
+    { length: 151 },
+    (_, i) => `  total += ${i};`,
+  ).join('\n')}\n  return total;\n}\n`;
+
+  it('refuses a function over 150 lines, except in tests (a suite is a list of cases, not a function to split)', () => {
+    expect(lint({ 'src/long.ts': longFunction, 'src/long.test.ts': longFunction })).toEqual([
+      'complexity/noExcessiveLinesPerFunction src/long.ts',
+    ]);
+  });
+
+  it('refuses a promise neither awaited nor marked void', () => {
+    const source = `export async function work(): Promise<number> {\n  return 1;\n}\n
+export function floating(): void {\n  work();\n}\n
+export async function awaited(): Promise<void> {\n  await work();\n}\n
+export function dropped(): void {\n  void work();\n}\n`;
+    expect(lint({ 'src/float.ts': source })).toEqual(['nursery/noFloatingPromises src/float.ts']);
+  });
+});

@@ -1,21 +1,19 @@
+// The upload's phases run by its jobs: validation (the file into staging) and import (staging into the portfolio).
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { recordUploadRows, type UploadRowCounts } from '../../lib/metrics.ts';
-import { timeSlicer } from '../../lib/time-slice.ts';
 import { recordAudit } from '../audit/index.ts';
-import { arrayLiteral, CopyWriter } from './copy-writer.ts';
+import { CopyWriter } from './copy-writer.ts';
 import { headerMapOf } from './header/column-mapping.ts';
-import { isBlank } from './header/find-header.ts';
-import { isTotalsOrNote } from './header/table-end.ts';
-import { TEMPLATE_EXAMPLE_MESSAGE, templateExampleMatcher } from './kinds/template-examples.ts';
-import type { RowProblem, StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
+import type { StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
-import { type FileRow, MAX_CELL_CHARS, type RowSource } from './reader/row-source.ts';
+import type { RowSource } from './reader/row-source.ts';
 import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
 import { headerDetails, openUploadFile, type PipelineContext, readHeader } from './upload-header.ts';
+import { type HeaderMap, type RowCounts, rowPlan, stageRows, ValidationStopped } from './upload-rows.ts';
 import {
   countStagedRows,
   deleteStagedRows,
@@ -24,28 +22,6 @@ import {
   type UploadRow,
   updateUpload,
 } from './uploads.queries.ts';
-
-/** Skipped rows (totals, notes) the preview lists. */
-const SKIPPED_ROWS_SHOWN = 10;
-const clipShown = (text: string) => {
-  const clean = text.replaceAll('\0', '');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
-};
-
-/** Rows between two progress updates of the upload row. */
-export const PROGRESS_EVERY = 5000;
-/** Longest time between two looks at the upload's status while validating (a cancel stops the loop). */
-const CANCEL_CHECK_MS = 500;
-/** Work between two turns given back to the event loop (ms), so a big file never stalls other requests. */
-const VALIDATION_SLICE_MS = 2;
-/** What upload_errors keeps of each value: enough to recognise it, never a whole hostile cell. */
-export const RAW_VALUE_CHARS = 500;
-
-/** A value as the error rows keep it: at most RAW_VALUE_CHARS characters, and never a NUL. */
-export const clipRawValue = (value: string) => {
-  const clean = value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
-  return clean.length > RAW_VALUE_CHARS ? `${clean.slice(0, RAW_VALUE_CHARS)}…` : clean;
-};
 
 export const VALIDATE_FAILED_MESSAGE =
   'Не удалось проверить файл из-за внутренней ошибки. Загрузите файл ещё раз';
@@ -61,42 +37,8 @@ export const IMPORT_QUARANTINED_MESSAGE =
   'Строки не удалось добавить в портфель: импорт дважды прервал работу сервера, и больше он не повторяется. ' +
   'Ни одна строка не добавлена — загрузите файл ещё раз';
 
-/** The upload left «validating» under the loop (cancelled): stop, keep nothing. */
-class ValidationStopped extends Error {}
-
 export const uploadFilePath = (config: Pick<AppConfig, 'dataDir'>, uploadId: string) =>
   path.join(config.dataDir, 'uploads', uploadId);
-
-/**
- * What the reader knows about a row before the kind's rules see it: a cell cut at MAX_CELL_CHARS
- * and a NUL (PostgreSQL text cannot hold one) each refuse the row with a message naming the column.
- */
-function cellProblems(
-  handler: UploadKindHandler,
-  indexes: readonly number[],
-  row: FileRow,
-  values: Readonly<Record<string, string>>,
-): RowProblem[] {
-  const problems: RowProblem[] = [];
-  handler.columns.forEach((column, i) => {
-    const index = indexes[i]!;
-    if (index < 0) {
-      return;
-    }
-    if (row.longCells?.has(index)) {
-      problems.push({
-        field: column.field,
-        message: `Значение в столбце «${column.title}» длиннее ${MAX_CELL_CHARS} символов`,
-      });
-    } else if (values[column.field]!.includes('\0')) {
-      problems.push({
-        field: column.field,
-        message: `Значение в столбце «${column.title}» содержит недопустимый нулевой символ (NUL)`,
-      });
-    }
-  });
-  return problems;
-}
 
 async function removeFile(context: PipelineContext, uploadId: string) {
   await rm(uploadFilePath(context.config, uploadId), { force: true }).catch(() => {});
@@ -135,6 +77,114 @@ export async function quarantineUpload(
     await deleteUploadErrors(context.db, uploadId);
     await failUpload(context, upload, message);
   }
+}
+
+type ReadHeader = Awaited<ReturnType<typeof readHeader>>;
+/** Counts the staged rows, then moves the upload on (validated, or importing when auto-confirmed). */
+async function closeValidation(
+  context: PipelineContext,
+  input: {
+    upload: UploadRow;
+    handler: UploadKindHandler;
+    source: RowSource;
+    read: ReadHeader;
+    header: HeaderMap;
+    counts: RowCounts;
+    onValidated?: (tx: pg.PoolClient, upload: UploadRow) => Promise<void>;
+  },
+): Promise<void> {
+  const { db } = context;
+  const { upload, handler, source, read, header, counts } = input;
+  const uploadId = upload.id;
+  const chosen = upload.details.fileColumns;
+  // Nobody looks at the preview's counts of an auto-confirmed upload, and its import counts the
+  // same again: a kind whose summary only counts skips it (a second pass over the staged rows).
+  const summary: StagedSummary =
+    upload.auto_confirm && handler.summaryOnlyCounts
+      ? { staged: counts.staged, accepted: 0, restored: 0, duplicates: 0 }
+      : await withTransaction(db, (tx) =>
+          handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
+        );
+  // A file with nothing to add (every row a duplicate or refused) has nothing to confirm: it ends
+  // here with its counts instead of waiting for a confirmation that would import nothing.
+  const nothingToAdd = !upload.auto_confirm && summary.accepted === 0 && summary.restored === 0;
+  const refused = counts.rejected + (summary.rejected ?? 0);
+  await withTransaction(db, async (tx) => {
+    const moved = await updateUpload(
+      tx,
+      uploadId,
+      {
+        status: nothingToAdd
+          ? refused > 0
+            ? 'done_with_errors'
+            : 'done'
+          : upload.auto_confirm
+            ? 'importing'
+            : 'validated',
+        rows_total: counts.total,
+        rows_processed: counts.total,
+        rows_accepted: summary.accepted,
+        rows_restored: summary.restored,
+        rows_duplicate: summary.duplicates,
+        rows_rejected: refused,
+        error_message: null,
+      },
+      {
+        finished: nothingToAdd,
+        details: {
+          percent: 100,
+          staged: summary.staged,
+          format: source.format,
+          encoding: source.encoding,
+          delimiter: source.delimiter,
+          columns: header.columns,
+          ignoredColumns: header.ignored,
+          skipped: counts.skipped,
+          skippedRows: counts.skippedRows,
+          ...(chosen ? {} : headerDetails(read, handler, read.proposal.columns)),
+        },
+        fromStatuses: ['validating'],
+      },
+    );
+    if (moved && upload.auto_confirm) {
+      await input.onValidated?.(tx, upload);
+    }
+    if (!moved) {
+      throw new ValidationStopped();
+    }
+    if (nothingToAdd) {
+      await deleteStagedRows(tx, handler.stagingTable, uploadId);
+    }
+  });
+  if (nothingToAdd) {
+    await removeFile(context, uploadId);
+  }
+}
+
+/** A failed validation: a cancel keeps nothing, a bad file fails the upload with its reason. */
+async function abandonValidation(
+  context: PipelineContext,
+  upload: UploadRow,
+  error: unknown,
+  lastAttempt: boolean,
+): Promise<void> {
+  const { db } = context;
+  if (error instanceof ValidationStopped) {
+    // Cancelled while validating: nothing of this attempt is kept.
+    await deleteStagedRows(db, uploadKindHandler(upload.kind).stagingTable, upload.id);
+    await deleteUploadErrors(db, upload.id);
+    await removeFile(context, upload.id);
+    return;
+  }
+  if (isUploadFileError(error)) {
+    await deleteUploadErrors(db, upload.id);
+    await failUpload(context, upload, error.message);
+    return;
+  }
+  if (lastAttempt) {
+    await failUpload(context, upload, VALIDATE_FAILED_MESSAGE);
+  }
+  throw error;
 }
 
 /**
@@ -196,7 +246,6 @@ export async function validateUpload(
       return;
     }
     const header = headerMapOf(handler, chosen ?? read.proposal.columns);
-    const rows = read.rest;
     staging = await CopyWriter.open(
       db,
       `COPY ${handler.stagingTable} (upload_id, row_number, ${handler.stagingColumns.join(', ')}) FROM STDIN`,
@@ -205,180 +254,24 @@ export async function validateUpload(
       db,
       'COPY upload_errors (upload_id, row_number, field, message, raw) FROM STDIN',
     );
-    const fields = handler.columns.map((column) => column.field);
-    const indexes = fields.map((field) => header.indexOf.get(field) ?? -1);
-    const implied = handler.impliedValues?.(
-      new Map(header.columns.flatMap((column) => (column.header ? [[column.field, column.header]] : []))),
-    );
-    const impliedOf = fields.map((field) => implied?.[field] ?? '');
-    const loaded = new Set(indexes.filter((index) => index >= 0));
-    const identifiers = (handler.identifierFields ?? handler.keyFields)
-      .map((field) => header.indexOf.get(field) ?? -1)
-      .filter((index) => index >= 0);
-    const isTemplateExample = templateExampleMatcher(handler, indexes);
-    let total = 0;
-    let rejected = 0;
-    let staged = 0;
-    let skipped = 0;
-    const skippedRows: { rowNumber: number; text: string }[] = [];
-    const slicer = timeSlicer(VALIDATION_SLICE_MS);
-    let lookedAt = performance.now();
-    // Progress is written only while the upload is still validating, and the status is looked at
-    // between two progress steps too: a cancel stops the loop within CANCEL_CHECK_MS.
-    const report = async () => {
-      lookedAt = performance.now();
-      const percent = Math.min(99, Math.floor((source!.bytesRead() / Math.max(1, source!.totalBytes)) * 100));
-      const still = await updateUpload(
-        db,
-        uploadId,
-        { rows_processed: total },
-        { details: { percent }, fromStatuses: ['validating'] },
-      );
-      if (!still) {
-        throw new ValidationStopped();
-      }
-    };
-    const lookAtStatus = async () => {
-      lookedAt = performance.now();
-      if ((await getUpload(db, uploadId))?.status !== 'validating') {
-        throw new ValidationStopped();
-      }
-    };
-    for await (const row of rows) {
-      await slicer.pause();
-      if (isBlank(row.values)) {
-        continue;
-      }
-      if (isTotalsOrNote(row.values, loaded, identifiers)) {
-        skipped++;
-        if (skippedRows.length < SKIPPED_ROWS_SHOWN) {
-          const text = row.values.filter((value) => value.trim() !== '').join(' · ');
-          skippedRows.push({ rowNumber: row.rowNumber, text: clipShown(text) });
-        }
-        continue;
-      }
-      total++;
-      const values: Record<string, string> = {};
-      for (let i = 0; i < fields.length; i++) {
-        const index = indexes[i]!;
-        const value = index >= 0 ? (row.values[index] ?? '') : '';
-        values[fields[i]!] = value === '' ? impliedOf[i]! : value;
-      }
-      const problems = isTemplateExample(values)
-        ? [{ field: null, message: TEMPLATE_EXAMPLE_MESSAGE }]
-        : cellProblems(handler, indexes, row, values);
-      const check: ReturnType<UploadKindHandler['validateRow']> =
-        problems.length > 0 ? { ok: false, problems } : handler.validateRow(values);
-      const rowNumber = String(row.rowNumber);
-      let full: Promise<void> | null;
-      if (check.ok) {
-        staged++;
-        full = staging.writeRow([uploadId, rowNumber, ...check.copyFields]);
-      } else {
-        rejected++;
-        full = errors.writeRow([
-          uploadId,
-          rowNumber,
-          check.problems[0]?.field ?? null,
-          check.problems.map((problem) => problem.message).join('; '),
-          arrayLiteral(fields.map((field) => clipRawValue(values[field] ?? ''))),
-        ]);
-      }
-      if (full) {
-        await full;
-      }
-      if (total % PROGRESS_EVERY === 0) {
-        await report();
-      } else if (performance.now() - lookedAt > CANCEL_CHECK_MS) {
-        await lookAtStatus();
-      }
-    }
-    await staging.finish();
-    await errors.finish();
-    if (total === 0) {
+    const plan = rowPlan(handler, header);
+    const counts = await stageRows({ db, uploadId, handler, source, rows: read.rest, plan, staging, errors });
+    if (counts.total === 0) {
       throw new UploadFileError('В файле нет строк с данными — только заголовок');
     }
-    // Nobody looks at the preview's counts of an auto-confirmed upload, and its import counts the
-    // same again: a kind whose summary only counts skips it (a second pass over the staged rows).
-    const summary: StagedSummary =
-      upload.auto_confirm && handler.summaryOnlyCounts
-        ? { staged, accepted: 0, restored: 0, duplicates: 0 }
-        : await withTransaction(db, (tx) =>
-            handler.summarise(tx, { uploadId, organisationId: upload.organisation_id }),
-          );
-    // A file with nothing to add (every row a duplicate or refused) has nothing to confirm: it ends
-    // here with its counts instead of waiting for a confirmation that would import nothing.
-    const nothingToAdd = !upload.auto_confirm && summary.accepted === 0 && summary.restored === 0;
-    const refused = rejected + (summary.rejected ?? 0);
-    await withTransaction(db, async (tx) => {
-      const moved = await updateUpload(
-        tx,
-        uploadId,
-        {
-          status: nothingToAdd
-            ? refused > 0
-              ? 'done_with_errors'
-              : 'done'
-            : upload.auto_confirm
-              ? 'importing'
-              : 'validated',
-          rows_total: total,
-          rows_processed: total,
-          rows_accepted: summary.accepted,
-          rows_restored: summary.restored,
-          rows_duplicate: summary.duplicates,
-          rows_rejected: refused,
-          error_message: null,
-        },
-        {
-          finished: nothingToAdd,
-          details: {
-            percent: 100,
-            staged: summary.staged,
-            format: source!.format,
-            encoding: source!.encoding,
-            delimiter: source!.delimiter,
-            columns: header.columns,
-            ignoredColumns: header.ignored,
-            skipped,
-            skippedRows,
-            ...(chosen ? {} : headerDetails(read, handler, read.proposal.columns)),
-          },
-          fromStatuses: ['validating'],
-        },
-      );
-      if (moved && upload.auto_confirm) {
-        await options.onValidated?.(tx, upload);
-      }
-      if (!moved) {
-        throw new ValidationStopped();
-      }
-      if (nothingToAdd) {
-        await deleteStagedRows(tx, handler.stagingTable, uploadId);
-      }
+    await closeValidation(context, {
+      upload,
+      handler,
+      source,
+      read,
+      header,
+      counts,
+      onValidated: options.onValidated,
     });
-    if (nothingToAdd) {
-      await removeFile(context, uploadId);
-    }
   } catch (error) {
     staging?.abort();
     errors?.abort();
-    if (error instanceof ValidationStopped) {
-      // Cancelled while validating: nothing of this attempt is kept.
-      await deleteStagedRows(db, handler.stagingTable, uploadId);
-      await deleteUploadErrors(db, uploadId);
-      await removeFile(context, uploadId);
-      return;
-    }
-    if (isUploadFileError(error)) {
-      await deleteUploadErrors(db, uploadId);
-      await failUpload(context, upload, error.message);
-      return;
-    }
-    if (options.lastAttempt) {
-      await failUpload(context, upload, VALIDATE_FAILED_MESSAGE);
-    }
-    throw error;
+    await abandonValidation(context, upload, error, options.lastAttempt);
   } finally {
     await source?.close();
   }

@@ -30,7 +30,8 @@ import { uploadKindHandler } from './kinds/upload-kinds.ts';
 import { isUploadFileError } from './reader/upload-file-error.ts';
 import { tableFile } from './upload-files.ts';
 import { decideColumns, inspectUploadFile } from './upload-header.ts';
-import { clipRawValue, discardUploadWork, uploadFilePath } from './upload-pipeline.ts';
+import { discardUploadWork, uploadFilePath } from './upload-pipeline.ts';
+import { clipRawValue } from './upload-rows.ts';
 import {
   findUploadErrors,
   findUploads as findUploadRows,

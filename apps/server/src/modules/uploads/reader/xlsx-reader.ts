@@ -156,6 +156,226 @@ function numberText(raw: string): string {
   return Number.isFinite(value) && Number.isInteger(value) ? BigInt(value).toString() : raw;
 }
 
+type Entries = Map<string, yauzl.Entry>;
+
+/** Refuses an archive whose entries together, or one by its ratio, unpack beyond the limits. */
+function checkUnpackedSizes(entries: Entries, limits: XlsxLimits): void {
+  let total = 0;
+  for (const entry of entries.values()) {
+    total += entry.uncompressedSize;
+    const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+    if (
+      total > limits.maxUnzippedBytes ||
+      (entry.uncompressedSize > RATIO_FLOOR_BYTES && ratio > MAX_RATIO)
+    ) {
+      throw new UploadFileError(BOMB_MESSAGE);
+    }
+  }
+}
+
+/** The workbook's sheets in their order: name and relationship id. */
+async function readSheetList(
+  zip: yauzl.ZipFile,
+  workbook: yauzl.Entry,
+  budget: XmlBudget,
+): Promise<{ name: string; rel: string }[]> {
+  const sheets: { name: string; rel: string }[] = [];
+  await parseEntry(zip, workbook, budget, MAX_SMALL_PART_ELEMENTS, {
+    opentag: (tag) => {
+      if (sheets.length < MAX_SHEETS && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
+        const attributes = tag.attributes;
+        sheets.push({
+          name: (attributes.name ?? '').replaceAll('\0', '').slice(0, SHEET_NAME_CHARS),
+          rel: attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '',
+        });
+      }
+    },
+  });
+  return sheets;
+}
+
+/** The chosen sheet's part, through the workbook's relationships (the first sheet has a default). */
+async function findSheetEntry(
+  zip: yauzl.ZipFile,
+  entries: Entries,
+  budget: XmlBudget,
+  sheetIndex: number,
+  sheetRel: string | undefined,
+): Promise<yauzl.Entry> {
+  let sheetPath = sheetIndex === 0 ? 'xl/worksheets/sheet1.xml' : '';
+  const rels = entries.get('xl/_rels/workbook.xml.rels');
+  if (rels && sheetRel) {
+    await parseEntry(zip, rels, budget, MAX_SMALL_PART_ELEMENTS, {
+      opentag: (tag) => {
+        const attributes = tag.attributes;
+        if (tag.name === 'Relationship' && attributes.Id === sheetRel && attributes.Target) {
+          const target = attributes.Target;
+          sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
+        }
+      },
+    });
+  }
+  const sheet = entries.get(sheetPath);
+  if (!sheet) {
+    throw new UploadFileError('В книге XLSX нет листа с данными');
+  }
+  return sheet;
+}
+
+/** The shared-strings table (the only part held in memory), each string cut past MAX_CELL_CHARS. */
+async function readSharedStrings(
+  zip: yauzl.ZipFile,
+  entries: Entries,
+  budget: XmlBudget,
+  limits: XlsxLimits,
+): Promise<string[]> {
+  const shared: string[] = [];
+  const sharedEntry = entries.get('xl/sharedStrings.xml');
+  if (!sharedEntry) {
+    return shared;
+  }
+  if (sharedEntry.uncompressedSize > (limits.maxSharedStringsBytes ?? 256 * 1024 * 1024)) {
+    throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
+  }
+  const maxStrings = limits.maxSharedStrings ?? 5_000_000;
+  let current: string | null = null;
+  let inText = false;
+  let phonetic = 0;
+  let stringElements = 0;
+  await parseEntry(zip, sharedEntry, budget, (maxStrings + 1) * 20, {
+    opentag: (tag) => {
+      if (tag.name === 'si') {
+        current = '';
+        stringElements = 0;
+      } else if (++stringElements > MAX_ROW_ELEMENTS) {
+        throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
+      } else if (tag.name === 'rPh') {
+        phonetic++;
+      } else if (tag.name === 't' && phonetic === 0) {
+        inText = true;
+      }
+    },
+    text: (text) => {
+      // Kept to one character over the cap: enough for the row to be refused as too long.
+      if (inText && current !== null && current.length <= MAX_CELL_CHARS) {
+        current += text.slice(0, MAX_CELL_CHARS + 1 - current.length);
+      }
+    },
+    closetag: (tag) => {
+      if (tag.name === 'si') {
+        if (shared.length >= maxStrings) {
+          throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
+        }
+        shared.push(current ?? '');
+        current = null;
+      } else if (tag.name === 'rPh') {
+        phonetic--;
+      } else if (tag.name === 't') {
+        inText = false;
+      }
+    },
+  });
+  return shared;
+}
+
+/** A cell's text as the user sees it: shared strings resolved, long numbers whole, booleans in Russian. */
+function cellValue(cellType: string, cellText: string, shared: string[]): string {
+  if (cellType === 's') {
+    return shared[Number(cellText)] ?? '';
+  }
+  if (cellType === 'n') {
+    return numberText(cellText);
+  }
+  if (cellType === 'b') {
+    return cellText === '1' ? 'ИСТИНА' : 'ЛОЖЬ';
+  }
+  return cellText;
+}
+
+/** The sheet's parser handlers: each finished row is pushed onto `ready`. */
+function sheetRowHandlers(shared: string[], ready: FileRow[]): SafeXmlHandlers {
+  let rowNumber = 0;
+  let values: string[] = [];
+  let longCells: Map<number, number> | null = null;
+  let extraCells = 0;
+  let cellColumn = 0;
+  let cellType = 'n';
+  let cellText = '';
+  let collecting = false;
+  // Elements since the last row opened: within a row's cells, or between rows.
+  let rowElements = 0;
+  const endCell = () => {
+    let value = cellValue(cellType, cellText, shared);
+    if (cellColumn >= MAX_COLUMNS) {
+      if (value.trim() !== '') {
+        extraCells++;
+      }
+      return;
+    }
+    if (value.length > MAX_CELL_CHARS) {
+      longCells ??= new Map();
+      longCells.set(cellColumn, value.length);
+      value = value.slice(0, MAX_CELL_CHARS);
+    }
+    while (values.length < cellColumn) {
+      values.push('');
+    }
+    values[cellColumn] = value;
+  };
+  return {
+    opentag: (tag) => {
+      const attributes = tag.attributes;
+      if (++rowElements > MAX_ROW_ELEMENTS) {
+        throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
+      }
+      switch (tag.name) {
+        case 'row':
+          rowElements = 0;
+          rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
+          if (!Number.isInteger(rowNumber) || rowNumber < 1 || rowNumber > MAX_ROW_NUMBER) {
+            throw new UploadFileError('Файл XLSX повреждён: неверный номер строки в листе');
+          }
+          values = [];
+          longCells = null;
+          extraCells = 0;
+          break;
+        case 'c':
+          cellColumn = attributes.r ? columnIndex(attributes.r) : values.length;
+          if (cellColumn < 0) {
+            // A reference without column letters: the next column, as Excel reads it.
+            cellColumn = values.length;
+          }
+          cellType = attributes.t ?? 'n';
+          cellText = '';
+          break;
+        case 'v':
+        case 't':
+          collecting = true;
+          break;
+      }
+    },
+    text: (text) => {
+      if (collecting && cellText.length <= MAX_CELL_CHARS) {
+        cellText += text.slice(0, MAX_CELL_CHARS + 1 - cellText.length);
+      }
+    },
+    closetag: (tag) => {
+      switch (tag.name) {
+        case 'v':
+        case 't':
+          collecting = false;
+          break;
+        case 'c':
+          endCell();
+          break;
+        case 'row':
+          ready.push({ rowNumber, values, longCells, extraCells });
+          break;
+      }
+    },
+  };
+}
+
 /**
  * A streaming XLSX reader: the zip directory is checked first (entry count, declared sizes, ratios;
  * yauzl also stops an entry that inflates beyond its declared size), then the chosen sheet (the first
@@ -170,196 +390,29 @@ export async function openXlsx(filePath: string, limits: XlsxLimits): Promise<Ro
   }
   try {
     const entries = await listEntries(zip, limits.maxEntries ?? 2000);
-    let total = 0;
-    for (const entry of entries.values()) {
-      total += entry.uncompressedSize;
-      const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
-      if (
-        total > limits.maxUnzippedBytes ||
-        (entry.uncompressedSize > RATIO_FLOOR_BYTES && ratio > MAX_RATIO)
-      ) {
-        throw new UploadFileError(BOMB_MESSAGE);
-      }
-    }
+    checkUnpackedSizes(entries, limits);
     const workbook = entries.get('xl/workbook.xml');
     if (!workbook) {
       throw new UploadFileError(NOT_XLSX_MESSAGE);
     }
-
     // Every part read counts against the archive's unpacked size, whatever its declared size.
     const budget = new XmlBudget(limits.maxUnzippedBytes);
-    const sheets: { name: string; rel: string }[] = [];
-    await parseEntry(zip, workbook, budget, MAX_SMALL_PART_ELEMENTS, {
-      opentag: (tag) => {
-        if (sheets.length < MAX_SHEETS && (tag.name === 'sheet' || tag.name.endsWith(':sheet'))) {
-          const attributes = tag.attributes;
-          sheets.push({
-            name: (attributes.name ?? '').replaceAll('\0', '').slice(0, SHEET_NAME_CHARS),
-            rel: attributes['r:id'] ?? Object.entries(attributes).find(([k]) => k.endsWith(':id'))?.[1] ?? '',
-          });
-        }
-      },
-    });
+    const sheets = await readSheetList(zip, workbook, budget);
     const sheetIndex = limits.sheet ?? 0;
     if (sheetIndex > 0 && sheetIndex >= sheets.length) {
       throw new UploadFileError(
         `В книге XLSX нет листа № ${sheetIndex + 1}: в ней ${sheets.length} лист(ов)`,
       );
     }
-    const sheetRel = sheets[sheetIndex]?.rel;
-    let sheetPath = sheetIndex === 0 ? 'xl/worksheets/sheet1.xml' : '';
-    const rels = entries.get('xl/_rels/workbook.xml.rels');
-    if (rels && sheetRel) {
-      await parseEntry(zip, rels, budget, MAX_SMALL_PART_ELEMENTS, {
-        opentag: (tag) => {
-          const attributes = tag.attributes;
-          if (tag.name === 'Relationship' && attributes.Id === sheetRel && attributes.Target) {
-            const target = attributes.Target;
-            sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
-          }
-        },
-      });
-    }
-    const sheet = entries.get(sheetPath);
-    if (!sheet) {
-      throw new UploadFileError('В книге XLSX нет листа с данными');
-    }
-
-    const shared: string[] = [];
-    const sharedEntry = entries.get('xl/sharedStrings.xml');
-    if (sharedEntry) {
-      if (sharedEntry.uncompressedSize > (limits.maxSharedStringsBytes ?? 256 * 1024 * 1024)) {
-        throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
-      }
-      const maxStrings = limits.maxSharedStrings ?? 5_000_000;
-      let current: string | null = null;
-      let inText = false;
-      let phonetic = 0;
-      let stringElements = 0;
-      await parseEntry(zip, sharedEntry, budget, (maxStrings + 1) * 20, {
-        opentag: (tag) => {
-          if (tag.name === 'si') {
-            current = '';
-            stringElements = 0;
-          } else if (++stringElements > MAX_ROW_ELEMENTS) {
-            throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
-          } else if (tag.name === 'rPh') {
-            phonetic++;
-          } else if (tag.name === 't' && phonetic === 0) {
-            inText = true;
-          }
-        },
-        text: (text) => {
-          // Kept to one character over the cap: enough for the row to be refused as too long.
-          if (inText && current !== null && current.length <= MAX_CELL_CHARS) {
-            current += text.slice(0, MAX_CELL_CHARS + 1 - current.length);
-          }
-        },
-        closetag: (tag) => {
-          if (tag.name === 'si') {
-            if (shared.length >= maxStrings) {
-              throw new UploadFileError(TOO_MANY_STRINGS_MESSAGE);
-            }
-            shared.push(current ?? '');
-            current = null;
-          } else if (tag.name === 'rPh') {
-            phonetic--;
-          } else if (tag.name === 't') {
-            inText = false;
-          }
-        },
-      });
-    }
+    const sheet = await findSheetEntry(zip, entries, budget, sheetIndex, sheets[sheetIndex]?.rel);
+    const shared = await readSharedStrings(zip, entries, budget, limits);
 
     let consumed = 0;
     let sheetStream: Readable | null = null;
     async function* rows(): AsyncGenerator<FileRow> {
       const ready: FileRow[] = [];
-      let rowNumber = 0;
-      let values: string[] = [];
-      let longCells: Map<number, number> | null = null;
-      let extraCells = 0;
-      let cellColumn = 0;
-      let cellType = 'n';
-      let cellText = '';
-      let collecting = false;
-      // Elements since the last row opened: within a row's cells, or between rows.
-      let rowElements = 0;
-      const opentag: SafeXmlHandlers['opentag'] = (tag) => {
-        const attributes = tag.attributes;
-        if (++rowElements > MAX_ROW_ELEMENTS) {
-          throw new UploadFileError(ROW_ELEMENTS_MESSAGE);
-        }
-        switch (tag.name) {
-          case 'row':
-            rowElements = 0;
-            rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
-            if (!Number.isInteger(rowNumber) || rowNumber < 1 || rowNumber > MAX_ROW_NUMBER) {
-              throw new UploadFileError('Файл XLSX повреждён: неверный номер строки в листе');
-            }
-            values = [];
-            longCells = null;
-            extraCells = 0;
-            break;
-          case 'c':
-            cellColumn = attributes.r ? columnIndex(attributes.r) : values.length;
-            if (cellColumn < 0) {
-              // A reference without column letters: the next column, as Excel reads it.
-              cellColumn = values.length;
-            }
-            cellType = attributes.t ?? 'n';
-            cellText = '';
-            break;
-          case 'v':
-          case 't':
-            collecting = true;
-            break;
-        }
-      };
-      const text: SafeXmlHandlers['text'] = (text) => {
-        if (collecting && cellText.length <= MAX_CELL_CHARS) {
-          cellText += text.slice(0, MAX_CELL_CHARS + 1 - cellText.length);
-        }
-      };
-      const closetag: SafeXmlHandlers['closetag'] = (tag) => {
-        switch (tag.name) {
-          case 'v':
-          case 't':
-            collecting = false;
-            break;
-          case 'c': {
-            let value = cellText;
-            if (cellType === 's') {
-              value = shared[Number(cellText)] ?? '';
-            } else if (cellType === 'n') {
-              value = numberText(cellText);
-            } else if (cellType === 'b') {
-              value = cellText === '1' ? 'ИСТИНА' : 'ЛОЖЬ';
-            }
-            if (cellColumn >= MAX_COLUMNS) {
-              if (value.trim() !== '') {
-                extraCells++;
-              }
-              break;
-            }
-            if (value.length > MAX_CELL_CHARS) {
-              longCells ??= new Map();
-              longCells.set(cellColumn, value.length);
-              value = value.slice(0, MAX_CELL_CHARS);
-            }
-            while (values.length < cellColumn) {
-              values.push('');
-            }
-            values[cellColumn] = value;
-            break;
-          }
-          case 'row':
-            ready.push({ rowNumber, values, longCells, extraCells });
-            break;
-        }
-      };
-      const parser = partParser(budget, MAX_SHEET_ELEMENTS, { opentag, text, closetag });
-      sheetStream = await openEntry(zip, sheet!);
+      const parser = partParser(budget, MAX_SHEET_ELEMENTS, sheetRowHandlers(shared, ready));
+      sheetStream = await openEntry(zip, sheet);
       sheetStream.on('data', (chunk: Buffer) => {
         consumed += chunk.length;
       });

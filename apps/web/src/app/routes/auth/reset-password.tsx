@@ -25,7 +25,7 @@ export default function ResetPasswordRoute() {
         // A reset ends the account's sessions, so a session cookie in this browser is no longer valid.
         markSessionEnded();
         showSuccessToast(invitation ? texts.invitation.success : texts.resetPassword.success);
-        navigate(paths.auth.getHref(), { replace: true });
+        void navigate(paths.auth.getHref(), { replace: true });
       }}
     />
   );

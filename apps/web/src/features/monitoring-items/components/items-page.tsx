@@ -31,7 +31,7 @@ import { useUpdateItemsStatus } from '../api/update-items-status';
 import { EditItemDialog } from './edit-item-dialog';
 import { ItemDetailsDrawer } from './item-details-drawer';
 import { ItemsTable } from './items-table';
-import { parseItemsView, toItemsQuery, useItemsView } from './use-items-view';
+import { type ItemsView, parseItemsView, toItemsQuery, useItemsView } from './use-items-view';
 
 const t = texts.monitoringItems;
 
@@ -134,103 +134,20 @@ export default function ItemsPage() {
           <Tab value="vin" label={t.tabVin} />
           <Tab value="document" label={t.tabDocuments} />
         </Tabs>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ p: 2, alignItems: { sm: 'center' } }}
-        >
-          <TextField
-            size="small"
-            type="search"
-            label={t.search}
-            placeholder={view.entity === 'vin' ? t.searchPlaceholderVin : t.searchPlaceholderDocument}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-          <TextField
-            select
-            size="small"
-            label={t.status}
-            value={view.status ?? ''}
-            onChange={(event) => update({ status: event.target.value, page: 1 })}
-            sx={{ width: { sm: 240 }, flexShrink: 0 }}
-            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          >
-            {STATUS_FILTER_OPTIONS.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Typography
-            variant="body2"
-            color="text.secondary"
-            sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}
-          >
-            {items.data
-              ? items.data.totalIsEstimate
-                ? t.totalAbout(items.data.total)
-                : t.total(items.data.total)
-              : ' '}
-          </Typography>
-        </Stack>
+        <ItemsFilters
+          view={view}
+          search={search}
+          onSearch={setSearch}
+          onStatus={(status) => update({ status, page: 1 })}
+          total={items.data}
+        />
 
         {canWrite && selected.size > 0 && (
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1}
-            sx={{
-              px: 2,
-              py: 1,
-              alignItems: { sm: 'center' },
-              bgcolor: 'action.selected',
-            }}
-            data-testid="bulk-actions"
-          >
-            <Typography variant="body2" sx={{ fontWeight: 600, mr: { sm: 1 } }}>
-              {t.selected(selected.size)}
-            </Typography>
-            <Button
-              size="small"
-              startIcon={<PauseCircleOutlineIcon />}
-              onClick={() => setConfirming({ ids: [...selected], status: 'paused', label: null })}
-            >
-              {t.pause}
-            </Button>
-            <Button
-              size="small"
-              startIcon={<PlayCircleOutlineIcon />}
-              onClick={() => setConfirming({ ids: [...selected], status: 'active', label: null })}
-            >
-              {t.resume}
-            </Button>
-            <Button
-              size="small"
-              color="error"
-              startIcon={<ArchiveOutlinedIcon />}
-              onClick={() => setConfirming({ ids: [...selected], status: 'archived', label: null })}
-            >
-              {t.archive}
-            </Button>
-            <Button
-              size="small"
-              color="inherit"
-              onClick={() => setSelected(new Set())}
-              sx={{ ml: { sm: 'auto' } }}
-            >
-              {t.clearSelection}
-            </Button>
-          </Stack>
+          <BulkActions
+            count={selected.size}
+            onStatus={(status) => setConfirming({ ids: [...selected], status, label: null })}
+            onClear={() => setSelected(new Set())}
+          />
         )}
 
         <ItemsTable
@@ -309,5 +226,107 @@ export default function ItemsPage() {
         onClose={() => setConfirming(null)}
       />
     </Page>
+  );
+}
+
+/** The selected items' actions: pause, resume or archive them all (each asks first), or clear the selection. */
+function BulkActions({
+  count,
+  onStatus,
+  onClear,
+}: {
+  count: number;
+  onStatus: (status: ItemStatus) => void;
+  onClear: () => void;
+}) {
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1}
+      sx={{
+        px: 2,
+        py: 1,
+        alignItems: { sm: 'center' },
+        bgcolor: 'action.selected',
+      }}
+      data-testid="bulk-actions"
+    >
+      <Typography variant="body2" sx={{ fontWeight: 600, mr: { sm: 1 } }}>
+        {t.selected(count)}
+      </Typography>
+      <Button size="small" startIcon={<PauseCircleOutlineIcon />} onClick={() => onStatus('paused')}>
+        {t.pause}
+      </Button>
+      <Button size="small" startIcon={<PlayCircleOutlineIcon />} onClick={() => onStatus('active')}>
+        {t.resume}
+      </Button>
+      <Button
+        size="small"
+        color="error"
+        startIcon={<ArchiveOutlinedIcon />}
+        onClick={() => onStatus('archived')}
+      >
+        {t.archive}
+      </Button>
+      <Button size="small" color="inherit" onClick={onClear} sx={{ ml: { sm: 'auto' } }}>
+        {t.clearSelection}
+      </Button>
+    </Stack>
+  );
+}
+
+/** The search box, the status filter and the list's total (exact, or «about» when estimated). */
+function ItemsFilters({
+  view,
+  search,
+  onSearch,
+  onStatus,
+  total,
+}: {
+  view: ItemsView;
+  search: string;
+  onSearch: (search: string) => void;
+  onStatus: (status: string) => void;
+  total: { total: number; totalIsEstimate?: boolean } | undefined;
+}) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2, alignItems: { sm: 'center' } }}>
+      <TextField
+        size="small"
+        type="search"
+        label={t.search}
+        placeholder={view.entity === 'vin' ? t.searchPlaceholderVin : t.searchPlaceholderDocument}
+        value={search}
+        onChange={(event) => onSearch(event.target.value)}
+        sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <TextField
+        select
+        size="small"
+        label={t.status}
+        value={view.status ?? ''}
+        onChange={(event) => onStatus(event.target.value)}
+        sx={{ width: { sm: 240 }, flexShrink: 0 }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        {STATUS_FILTER_OPTIONS.map((option) => (
+          <MenuItem key={option.value} value={option.value}>
+            {option.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Typography variant="body2" color="text.secondary" sx={{ ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}>
+        {total ? (total.totalIsEstimate ? t.totalAbout(total.total) : t.total(total.total)) : ' '}
+      </Typography>
+    </Stack>
   );
 }

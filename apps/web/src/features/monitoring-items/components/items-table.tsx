@@ -41,19 +41,8 @@ type ItemsTableProps = {
   empty: ReactNode;
 };
 
-export function ItemsTable({
-  view,
-  query,
-  canWrite,
-  selected,
-  onSelect,
-  onSort,
-  onPage,
-  onOpen,
-  onEdit,
-  onStatus,
-  empty,
-}: ItemsTableProps) {
+export function ItemsTable(props: ItemsTableProps) {
+  const { view, query, canWrite, selected, onSelect, onSort, onPage, onOpen, empty } = props;
   const items = query.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
@@ -68,6 +57,82 @@ export function ItemsTable({
     />
   );
 
+  const identifierLabel = view.entity === 'vin' ? t.vin : t.document;
+  const sortOptions: [ItemSortField, string][] = [
+    ['createdAt', t.sortByAdded],
+    ['identifier', identifierLabel],
+    ['label', t.label],
+    ['contractNumber', t.contractNumber],
+    ['lastCheckedAt', t.sortByLastCheck],
+  ];
+  const columns = itemColumns(props, selectPage, identifierLabel);
+
+  return (
+    <>
+      <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
+      {query.isError && (
+        <Alert severity="error" sx={{ m: 2 }}>
+          {getErrorMessage(query.error)}
+        </Alert>
+      )}
+      <ResponsiveTable
+        rows={items}
+        columns={columns}
+        getRowId={(item) => item.id}
+        ariaLabel={view.entity === 'vin' ? t.tableVin : t.tableDocuments}
+        rowOptions={(item) => ({
+          testId: 'item-row',
+          selected: selected.has(item.id),
+          onClick: () => onOpen(item),
+        })}
+        loading={query.isPending}
+        skeletonRows={SKELETON_ROWS}
+        showEmpty={query.isSuccess}
+        empty={empty}
+        cardsHeader={
+          // Cards have no column headers: the sort and «select the page» sit above them.
+          <Stack
+            direction="row"
+            useFlexGap
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', pt: 1.5, pb: 1 }}
+          >
+            <CardSortField
+              label={t.sortBy}
+              options={sortOptions}
+              value={view.sort}
+              order={view.order}
+              ascendingLabel={t.sortAscending}
+              descendingLabel={t.sortDescending}
+              onField={onSort}
+              onFlip={() => onSort(view.sort)}
+            />
+            {canWrite && pageIds.length > 0 && (
+              <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0, flexShrink: 0 }} />
+            )}
+          </Stack>
+        }
+        tableSx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
+      />
+      <ServerPagination
+        count={query.data?.total}
+        page={view.page}
+        pageSize={view.pageSize}
+        onChange={onPage}
+        {...(query.data?.totalIsEstimate && {
+          labelDisplayedRows: ({ from, to, count }) => t.rowsOfAbout(from, to, count),
+        })}
+      />
+    </>
+  );
+}
+
+/** The table's columns (cards show the same cells): selection, identity, contract, status, dates, actions. */
+function itemColumns(
+  { view, canWrite, selected, onSelect, onSort, onOpen, onEdit, onStatus }: ItemsTableProps,
+  selectPage: ReactNode,
+  identifierLabel: string,
+): ResponsiveColumn<MonitoringItem>[] {
   const sortHeader = (field: ItemSortField, label: string) => (
     <TableSortLabel
       active={view.sort === field}
@@ -78,15 +143,7 @@ export function ItemsTable({
     </TableSortLabel>
   );
 
-  const identifierLabel = view.entity === 'vin' ? t.vin : t.document;
-  const sortOptions: [ItemSortField, string][] = [
-    ['createdAt', t.sortByAdded],
-    ['identifier', identifierLabel],
-    ['label', t.label],
-    ['contractNumber', t.contractNumber],
-    ['lastCheckedAt', t.sortByLastCheck],
-  ];
-  const columns: ResponsiveColumn<MonitoringItem>[] = [
+  return [
     ...(canWrite
       ? [
           {
@@ -188,63 +245,4 @@ export function ItemsTable({
       ),
     },
   ];
-
-  return (
-    <>
-      <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
-      {query.isError && (
-        <Alert severity="error" sx={{ m: 2 }}>
-          {getErrorMessage(query.error)}
-        </Alert>
-      )}
-      <ResponsiveTable
-        rows={items}
-        columns={columns}
-        getRowId={(item) => item.id}
-        ariaLabel={view.entity === 'vin' ? t.tableVin : t.tableDocuments}
-        rowOptions={(item) => ({
-          testId: 'item-row',
-          selected: selected.has(item.id),
-          onClick: () => onOpen(item),
-        })}
-        loading={query.isPending}
-        skeletonRows={SKELETON_ROWS}
-        showEmpty={query.isSuccess}
-        empty={empty}
-        cardsHeader={
-          // Cards have no column headers: the sort and «select the page» sit above them.
-          <Stack
-            direction="row"
-            useFlexGap
-            spacing={1}
-            sx={{ alignItems: 'center', flexWrap: 'wrap', pt: 1.5, pb: 1 }}
-          >
-            <CardSortField
-              label={t.sortBy}
-              options={sortOptions}
-              value={view.sort}
-              order={view.order}
-              ascendingLabel={t.sortAscending}
-              descendingLabel={t.sortDescending}
-              onField={onSort}
-              onFlip={() => onSort(view.sort)}
-            />
-            {canWrite && pageIds.length > 0 && (
-              <FormControlLabel control={selectPage} label={t.selectPage} sx={{ ml: 0, flexShrink: 0 }} />
-            )}
-          </Stack>
-        }
-        tableSx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
-      />
-      <ServerPagination
-        count={query.data?.total}
-        page={view.page}
-        pageSize={view.pageSize}
-        onChange={onPage}
-        {...(query.data?.totalIsEstimate && {
-          labelDisplayedRows: ({ from, to, count }) => t.rowsOfAbout(from, to, count),
-        })}
-      />
-    </>
-  );
 }

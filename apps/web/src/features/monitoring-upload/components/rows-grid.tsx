@@ -107,28 +107,7 @@ export function RowsGrid() {
   const submit = async () => {
     setFormError(null);
     setOutcome(null);
-    const vinRows: { index: number; row: FormVinRow; typed: string }[] = [];
-    const docRows: { index: number; row: FormDocRow; typed: string }[] = [];
-    rows.forEach((row, index) => {
-      const check = checks[index]!;
-      if (check.state !== 'ok') {
-        return;
-      }
-      const extra = {
-        label: nullIfEmpty(row.label),
-        contractNumber: nullIfEmpty(row.contractNumber),
-        pledgorName: nullIfEmpty(row.pledgorName),
-      };
-      if (row.type === 'vin') {
-        vinRows.push({ index, row: { vin: row.identifier, ...extra }, typed: row.identifier });
-      } else {
-        docRows.push({
-          index,
-          row: { documentType: row.type, number: row.identifier, ...extra },
-          typed: row.identifier,
-        });
-      }
-    });
+    const { vinRows, docRows } = readyRows(rows, checks);
     if (vinRows.length + docRows.length === 0) {
       return;
     }
@@ -137,44 +116,9 @@ export function RowsGrid() {
         vinRows.length > 0 ? addVins.mutateAsync({ rows: vinRows.map((entry) => entry.row) }) : null,
         docRows.length > 0 ? addDocuments.mutateAsync({ rows: docRows.map((entry) => entry.row) }) : null,
       ]);
-      const kinds = new Map<number, 'vin' | 'document'>();
-      const vinOutcome = vinAnswer
-        ? toOutcome(
-            vinAnswer,
-            vinRows.map((entry) => entry.typed),
-            vinRows.map((entry) => entry.index + 1),
-          )
-        : emptyOutcome();
-      const docOutcome = docAnswer
-        ? toOutcome(
-            docAnswer,
-            docRows.map((entry) => entry.typed),
-            docRows.map((entry) => entry.index + 1),
-          )
-        : emptyOutcome();
-      for (const entry of vinRows) {
-        kinds.set(entry.index + 1, 'vin');
-      }
-      for (const entry of docRows) {
-        kinds.set(entry.index + 1, 'document');
-      }
-      const merged = mergeOutcomes(vinOutcome, docOutcome);
-
-      // Only the rows that still need the user stay: refused by the server or not valid yet.
-      const refused = new Map(
-        merged.rejected.map((row) => [row.rowNumber, toServerRowError(row.field, row.message ?? '')]),
-      );
+      const { merged, kinds } = combineAnswers(vinRows, docRows, vinAnswer, docAnswer);
       const sentIndexes = new Set([...vinRows, ...docRows].map((entry) => entry.index));
-      setRows((current) =>
-        current
-          .map((row, index) => ({ row, index }))
-          .filter(({ row, index }) =>
-            !sentIndexes.has(index) ? row.identifier.trim() !== '' : refused.has(index + 1),
-          )
-          .map(({ row, index }) =>
-            refused.has(index + 1) ? { ...row, serverError: refused.get(index + 1) ?? null } : row,
-          ),
-      );
+      setRows((current) => rowsStillToFix(current, sentIndexes, merged));
       setOutcomeKinds(kinds);
       setOutcome(merged);
       setPasteInfo(null);
@@ -409,3 +353,72 @@ const GridRowView = memo(function GridRowView({
     </TableRow>
   );
 });
+
+type SentRow<T> = { index: number; row: T; typed: string };
+
+/** The rows ready to send, as the VIN and the document calls take them, with their grid positions. */
+function readyRows(rows: GridRow[], checks: RowCheck[]) {
+  const vinRows: SentRow<FormVinRow>[] = [];
+  const docRows: SentRow<FormDocRow>[] = [];
+  rows.forEach((row, index) => {
+    const check = checks[index]!;
+    if (check.state !== 'ok') {
+      return;
+    }
+    const extra = {
+      label: nullIfEmpty(row.label),
+      contractNumber: nullIfEmpty(row.contractNumber),
+      pledgorName: nullIfEmpty(row.pledgorName),
+    };
+    if (row.type === 'vin') {
+      vinRows.push({ index, row: { vin: row.identifier, ...extra }, typed: row.identifier });
+    } else {
+      docRows.push({
+        index,
+        row: { documentType: row.type, number: row.identifier, ...extra },
+        typed: row.identifier,
+      });
+    }
+  });
+  return { vinRows, docRows };
+}
+
+/** The two calls' answers as one outcome numbered by grid row, and each row's kind. */
+function combineAnswers(
+  vinRows: SentRow<FormVinRow>[],
+  docRows: SentRow<FormDocRow>[],
+  vinAnswer: Parameters<typeof toOutcome>[0] | null,
+  docAnswer: Parameters<typeof toOutcome>[0] | null,
+) {
+  const outcomeOf = (answer: Parameters<typeof toOutcome>[0] | null, sent: SentRow<unknown>[]) =>
+    answer
+      ? toOutcome(
+          answer,
+          sent.map((entry) => entry.typed),
+          sent.map((entry) => entry.index + 1),
+        )
+      : emptyOutcome();
+  const kinds = new Map<number, 'vin' | 'document'>();
+  for (const entry of vinRows) {
+    kinds.set(entry.index + 1, 'vin');
+  }
+  for (const entry of docRows) {
+    kinds.set(entry.index + 1, 'document');
+  }
+  return { merged: mergeOutcomes(outcomeOf(vinAnswer, vinRows), outcomeOf(docAnswer, docRows)), kinds };
+}
+
+/** Only the rows that still need the user stay: refused by the server or not valid yet. */
+function rowsStillToFix(current: GridRow[], sentIndexes: ReadonlySet<number>, merged: AddOutcome): GridRow[] {
+  const refused = new Map(
+    merged.rejected.map((row) => [row.rowNumber, toServerRowError(row.field, row.message ?? '')]),
+  );
+  return current
+    .map((row, index) => ({ row, index }))
+    .filter(({ row, index }) =>
+      !sentIndexes.has(index) ? row.identifier.trim() !== '' : refused.has(index + 1),
+    )
+    .map(({ row, index }) =>
+      refused.has(index + 1) ? { ...row, serverError: refused.get(index + 1) ?? null } : row,
+    );
+}

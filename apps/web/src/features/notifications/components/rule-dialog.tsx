@@ -1,35 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  EVENT_TYPE_CODES,
-  EVENT_TYPES,
-  type EventType,
   MAX_RECIPIENTS,
-  NOTIFICATION_METHOD_LABELS,
-  NOTIFICATION_METHODS,
-  NOTIFICATION_MODE_LABELS,
-  NOTIFICATION_MODES,
   NOTIFICATION_SUBJECT_LABELS,
   NOTIFICATION_SUBJECTS,
   type NotificationRule,
   notificationRuleFormSchema,
-  SEVERITIES,
-  SEVERITY_CODES,
 } from '@pledgewatch/contract';
 import { useId, useMemo, useState } from 'react';
 import { Controller, type Path, type Resolver, useForm, useWatch } from 'react-hook-form';
@@ -38,13 +24,13 @@ import { FormAlert } from '@/components/ui/form-alert';
 import { texts } from '@/features/notifications/texts';
 import { applyServerErrors } from '@/lib/form-errors';
 import { useCreateNotificationRule } from '../api/create-notification-rule';
-import { useAdditionalMethods } from '../api/get-additional-methods';
 import { useUpdateNotificationRule } from '../api/update-notification-rule';
 import { emptyRuleForm, formToBody, type RuleFormValues, ruleToForm } from '../rule-form';
+import { DeliveryFields, DigestFields, EventFilterFields } from './rule-form-sections';
 import { SourceAlertFields } from './source-alert-fields';
 
 const t = texts.notifications.form;
-const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const _HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const SERVER_FIELDS: Path<RuleFormValues>[] = [
   'name',
   'eventTypes',
@@ -82,28 +68,23 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
   const titleId = useId();
   const editing = rule !== null;
   const [formError, setFormError] = useState<string | null>(null);
-  const methods = useAdditionalMethods();
   const create = useCreateNotificationRule();
   const update = useUpdateNotificationRule();
   const schema = useMemo(() => notificationRuleFormSchema({ secretsOptional: editing }), [editing]);
+  const form = useForm<RuleFormValues>({
+    resolver: zodResolver(schema) as unknown as Resolver<RuleFormValues>,
+    defaultValues: rule ? ruleToForm(rule) : emptyRuleForm(),
+    mode: 'onChange',
+  });
   const {
     register,
     control,
     handleSubmit,
     setError,
     setValue,
-    getValues,
     formState: { errors },
-  } = useForm<RuleFormValues>({
-    resolver: zodResolver(schema) as unknown as Resolver<RuleFormValues>,
-    defaultValues: rule ? ruleToForm(rule) : emptyRuleForm(),
-    mode: 'onChange',
-  });
-  const method = useWatch({ control, name: 'method' });
-  const mode = useWatch({ control, name: 'mode' });
+  } = form;
   const subject = useWatch({ control, name: 'subject' });
-  const recipients = useWatch({ control, name: 'recipients' });
-  const methodInfo = methods.data?.items.find((item) => item.method === method);
   const pending = create.isPending || update.isPending;
 
   const onSubmit = handleSubmit((values) => {
@@ -131,10 +112,6 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
       });
     }
   });
-
-  const recipientErrors = errors.recipients as unknown as
-    | ({ message?: string } & Record<number, { message?: string } | undefined>)
-    | undefined;
 
   return (
     <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="md" aria-labelledby={titleId}>
@@ -200,236 +177,16 @@ function RuleForm({ rule, onClose }: { rule: NotificationRule | null; onClose: (
               <SourceAlertFields control={control} subject={subject} errors={errors} />
             )}
 
-            {subject === 'events' && (
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <Controller
-                  control={control}
-                  name="eventTypes"
-                  render={({ field }) => (
-                    <TextField
-                      select
-                      fullWidth
-                      label={t.eventTypes}
-                      value={field.value}
-                      onChange={(event) => field.onChange(event.target.value as unknown as EventType[])}
-                      error={Boolean(errors.eventTypes)}
-                      helperText={errors.eventTypes?.message ?? t.eventTypesHint}
-                      slotProps={{
-                        select: {
-                          multiple: true,
-                          renderValue: (selected) => (
-                            <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-                              {(selected as EventType[]).map((type) => (
-                                <Chip key={type} size="small" label={EVENT_TYPES[type].label} />
-                              ))}
-                            </Stack>
-                          ),
-                        },
-                      }}
-                    >
-                      {EVENT_TYPE_CODES.map((type) => (
-                        <MenuItem key={type} value={type}>
-                          {EVENT_TYPES[type].label}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-                <Controller
-                  control={control}
-                  name="minSeverity"
-                  render={({ field }) => (
-                    <TextField {...field} select label={t.minSeverity} sx={{ minWidth: 220 }}>
-                      {SEVERITY_CODES.map((severity) => (
-                        <MenuItem key={severity} value={severity}>
-                          {SEVERITIES[severity].label}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-              </Stack>
-            )}
+            <EventFilterFields form={form} />
 
-            {subject === 'events' && (
-              <div>
-                <Typography variant="subtitle2" component="h3">
-                  {t.itemsHeading}
-                </Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-                  {t.itemsHint}
-                </Typography>
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                  <TextField
-                    {...register('itemFilter.label')}
-                    label={t.itemLabel}
-                    fullWidth
-                    error={Boolean(errors.itemFilter?.label)}
-                    helperText={errors.itemFilter?.label?.message}
-                  />
-                  <TextField
-                    {...register('itemFilter.contractNumber')}
-                    label={t.itemContract}
-                    fullWidth
-                    error={Boolean(errors.itemFilter?.contractNumber)}
-                    helperText={errors.itemFilter?.contractNumber?.message}
-                  />
-                </Stack>
-              </div>
-            )}
-
-            <div>
-              <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
-                {t.methodHeading}
-              </Typography>
-              <Stack spacing={2}>
-                <Controller
-                  control={control}
-                  name="method"
-                  render={({ field }) => (
-                    <TextField {...field} select label={t.method} sx={{ maxWidth: 360 }}>
-                      {NOTIFICATION_METHODS.map((item) => (
-                        <MenuItem key={item} value={item}>
-                          {NOTIFICATION_METHOD_LABELS[item]}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-                {method === 'email' && (
-                  <Stack spacing={1.5}>
-                    {recipientErrors?.message && <Alert severity="error">{recipientErrors.message}</Alert>}
-                    {recipients.map((_, index) => (
-                      <Stack
-                        // biome-ignore lint/suspicious/noArrayIndexKey: the inputs are the array positions.
-                        key={index}
-                        direction="row"
-                        spacing={1}
-                        sx={{ alignItems: 'flex-start' }}
-                      >
-                        <Controller
-                          control={control}
-                          name={`recipients.${index}`}
-                          render={({ field }) => (
-                            <TextField
-                              {...field}
-                              type="email"
-                              fullWidth
-                              label={t.recipient(index + 1)}
-                              error={Boolean(recipientErrors?.[index])}
-                              helperText={recipientErrors?.[index]?.message}
-                            />
-                          )}
-                        />
-                        {recipients.length > 1 && (
-                          <IconButton
-                            aria-label={t.removeRecipient(index + 1)}
-                            sx={{ mt: 1 }}
-                            onClick={() =>
-                              setValue(
-                                'recipients',
-                                getValues('recipients').filter((__, position) => position !== index),
-                                { shouldValidate: true },
-                              )
-                            }
-                          >
-                            <DeleteOutlineIcon />
-                          </IconButton>
-                        )}
-                      </Stack>
-                    ))}
-                    <div>
-                      <Button
-                        startIcon={<AddIcon />}
-                        onClick={() => setValue('recipients', [...getValues('recipients'), ''])}
-                      >
-                        {t.addRecipient}
-                      </Button>
-                    </div>
-                  </Stack>
-                )}
-                {methodInfo && (
-                  <Stack spacing={2}>
-                    <Typography variant="body2" color="text.secondary">
-                      {methodInfo.description}
-                    </Typography>
-                    {methodInfo.fields.map((info) => {
-                      const stored = rule?.method === method ? rule.config[info.name] : undefined;
-                      const fieldError = (
-                        errors.config as Record<string, { message?: string }> | undefined
-                      )?.[info.name];
-                      return (
-                        <TextField
-                          key={`${method}-${info.name}`}
-                          {...register(`config.${info.name}`)}
-                          label={info.label}
-                          type={info.type === 'secret' ? 'password' : info.type === 'url' ? 'url' : 'text'}
-                          autoComplete={info.type === 'secret' ? 'new-password' : 'off'}
-                          placeholder={info.placeholder ?? undefined}
-                          fullWidth
-                          error={Boolean(fieldError)}
-                          helperText={
-                            fieldError?.message ??
-                            (info.secret && stored ? t.secretKeep(stored) : info.description)
-                          }
-                        />
-                      );
-                    })}
-                  </Stack>
-                )}
-              </Stack>
-            </div>
+            <DeliveryFields form={form} rule={rule} />
 
             {subject !== 'events' && (
               <Typography variant="body2" color="text.secondary">
                 {t.sourceModeHint}
               </Typography>
             )}
-            {subject === 'events' && (
-              <div>
-                <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
-                  {t.modeHeading}
-                </Typography>
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                  <Controller
-                    control={control}
-                    name="mode"
-                    render={({ field }) => (
-                      <TextField {...field} select label={t.mode} fullWidth helperText={t.modeHints[mode]}>
-                        {NOTIFICATION_MODES.map((item) => (
-                          <MenuItem key={item} value={item}>
-                            {NOTIFICATION_MODE_LABELS[item]}
-                          </MenuItem>
-                        ))}
-                      </TextField>
-                    )}
-                  />
-                  {mode === 'daily' && (
-                    <Controller
-                      control={control}
-                      name="digestHour"
-                      render={({ field }) => (
-                        <TextField
-                          select
-                          label={t.digestHour}
-                          value={field.value}
-                          onChange={(event) => field.onChange(Number(event.target.value))}
-                          sx={{ minWidth: 240 }}
-                          error={Boolean(errors.digestHour)}
-                          helperText={errors.digestHour?.message}
-                        >
-                          {HOURS.map((hour) => (
-                            <MenuItem key={hour} value={hour}>
-                              {t.hour(hour)}
-                            </MenuItem>
-                          ))}
-                        </TextField>
-                      )}
-                    />
-                  )}
-                </Stack>
-              </div>
-            )}
+            <DigestFields form={form} />
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

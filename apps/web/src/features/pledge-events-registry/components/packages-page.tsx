@@ -94,8 +94,6 @@ function PackageCard({ item }: { item: PledgePackage }) {
   const user = useUser();
   const canWrite = user !== undefined && user.role !== 'viewer';
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
-  const fileInput = useRef<HTMLInputElement>(null);
   const transition = useTransitionPledgePackage({
     onSuccess: (updated) => {
       setRejecting(false);
@@ -108,7 +106,6 @@ function PackageCard({ item }: { item: PledgePackage }) {
     onSuccess: (result) => toast.success(t.numbersSaved(result.updated, result.rejected.length)),
     onError: (error) => toast.error(getErrorMessage(error)),
   });
-  const resultsInput = useRef<HTMLInputElement>(null);
   const results = useImportRegistryResults({
     onSuccess: (result) =>
       toast.success(t.resultsSaved(result.package.registeredCount, result.package.eventsCount)),
@@ -124,10 +121,6 @@ function PackageCard({ item }: { item: PledgePackage }) {
   const [confirming, setConfirming] = useState<ConfirmedAction | null>(null);
   const [showEvents, setShowEvents] = useState(false);
   const [openEventId, setOpenEventId] = useState<string | null>(null);
-  const kinds = Object.entries(item.kinds)
-    .map(([kind, count]) => `${PLEDGE_EVENT_KIND_LABELS[kind as PledgeEventKind] ?? kind}: ${count}`)
-    .join(' · ');
-
   return (
     <Paper
       variant="outlined"
@@ -139,48 +132,9 @@ function PackageCard({ item }: { item: PledgePackage }) {
       role="region"
     >
       <Stack spacing={1.5}>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={1}
-          sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
-        >
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-            {item.name.startsWith('Пакет №') ? item.name : `${t.number(item.number)} · ${item.name}`}
-          </Typography>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={STATUS_COLORS[item.status]}
-            label={item.statusLabel}
-            data-testid="package-status"
-          />
-        </Stack>
-        <Typography variant="body2" color="text.secondary">
-          {[t.events(item.eventsCount), kinds, t.registered(item.registeredCount, item.eventsCount)]
-            .filter(Boolean)
-            .join(' · ')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {[
-            item.createdBy ? t.createdBy(item.createdBy.fullName, formatDateTime(item.createdAt)) : null,
-            item.approvedBy ? t.approvedBy(item.approvedBy.fullName, formatDateTime(item.approvedAt)) : null,
-          ]
-            .filter(Boolean)
-            .join(' · ')}
-        </Typography>
+        <PackageHeading item={item} />
         {item.rejectionReason && <Alert severity="error">{t.rejected(item.rejectionReason)}</Alert>}
-        {refusal && (
-          <Alert severity="error" data-testid="registry-refusal">
-            {refusal.message}
-            {refusal.fieldErrors.length > 0 && (
-              <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
-                {refusal.fieldErrors.map((error) => (
-                  <li key={`${error.field}|${error.message}`}>{error.message}</li>
-                ))}
-              </ul>
-            )}
-          </Alert>
-        )}
+        {refusal && <RegistryRefusal refusal={refusal} />}
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           {canWrite && item.status === 'draft' && (
             <Tooltip title={item.approveBlockedReason ?? ''}>
@@ -256,54 +210,7 @@ function PackageCard({ item }: { item: PledgePackage }) {
             </Button>
           )}
           {canWrite && (item.status === 'sent' || item.status === 'registered') && (
-            <>
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<UploadFileIcon />}
-                loading={results.isPending}
-                onClick={() => resultsInput.current?.click()}
-              >
-                {t.resultsFile}
-              </Button>
-              <input
-                ref={resultsInput}
-                type="file"
-                hidden
-                accept=".zip,.xml"
-                data-testid="registry-results-input"
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  if (file) {
-                    xml.reset();
-                    results.mutate({ packageId: item.id, file });
-                  }
-                  event.target.value = '';
-                }}
-              />
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<UploadFileIcon />}
-                loading={numbers.isPending}
-                onClick={() => fileInput.current?.click()}
-              >
-                {t.numbersFile}
-              </Button>
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                accept=".csv,.xlsx"
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  if (file) {
-                    numbers.mutate({ packageId: item.id, file });
-                  }
-                  event.target.value = '';
-                }}
-              />
-            </>
+            <RegistryFileButtons item={item} numbers={numbers} results={results} xml={xml} />
           )}
           <Button
             size="small"
@@ -343,33 +250,178 @@ function PackageCard({ item }: { item: PledgePackage }) {
         <PackageEventsDialog item={item} onClose={() => setShowEvents(false)} onOpenEvent={setOpenEventId} />
       )}
       <EventDrawer eventId={openEventId} onClose={() => setOpenEventId(null)} />
-      <Dialog open={rejecting} onClose={() => setRejecting(false)} maxWidth="xs" fullWidth>
-        <DialogTitle>{t.rejectTitle}</DialogTitle>
-        <DialogContent>
-          <TextField
-            autoFocus
-            multiline
-            minRows={2}
-            fullWidth
-            label={t.rejectReason}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            sx={{ mt: 1 }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setRejecting(false)}>{texts.common.cancel}</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={!reason.trim()}
-            loading={transition.isPending}
-            onClick={() => act('reject', reason)}
-          >
-            {t.reject}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <RejectDialog
+        open={rejecting}
+        pending={transition.isPending}
+        onClose={() => setRejecting(false)}
+        onReject={(reason) => act('reject', reason)}
+      />
     </Paper>
+  );
+}
+
+/** The package's name, status and counts, who made and who approved it. */
+function PackageHeading({ item }: { item: PledgePackage }) {
+  const kinds = Object.entries(item.kinds)
+    .map(([kind, count]) => `${PLEDGE_EVENT_KIND_LABELS[kind as PledgeEventKind] ?? kind}: ${count}`)
+    .join(' · ');
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
+      >
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+          {item.name.startsWith('Пакет №') ? item.name : `${t.number(item.number)} · ${item.name}`}
+        </Typography>
+        <Chip
+          size="small"
+          variant="outlined"
+          color={STATUS_COLORS[item.status]}
+          label={item.statusLabel}
+          data-testid="package-status"
+        />
+      </Stack>
+      <Typography variant="body2" color="text.secondary">
+        {[t.events(item.eventsCount), kinds, t.registered(item.registeredCount, item.eventsCount)]
+          .filter(Boolean)
+          .join(' · ')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {[
+          item.createdBy ? t.createdBy(item.createdBy.fullName, formatDateTime(item.createdAt)) : null,
+          item.approvedBy ? t.approvedBy(item.approvedBy.fullName, formatDateTime(item.approvedAt)) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </Typography>
+    </>
+  );
+}
+
+/** The registry's refusal of an export or a results file, each notification or file on its own line. */
+function RegistryRefusal({ refusal }: { refusal: ApiError }) {
+  return (
+    <Alert severity="error" data-testid="registry-refusal">
+      {refusal.message}
+      {refusal.fieldErrors.length > 0 && (
+        <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
+          {refusal.fieldErrors.map((error) => (
+            <li key={`${error.field}|${error.message}`}>{error.message}</li>
+          ))}
+        </ul>
+      )}
+    </Alert>
+  );
+}
+
+/** The registry's files for a sent or registered package: its results (ZIP/XML) and a numbers table. */
+function RegistryFileButtons({
+  item,
+  numbers,
+  results,
+  xml,
+}: {
+  item: PledgePackage;
+  numbers: ReturnType<typeof useImportRegistrationNumbers>;
+  results: ReturnType<typeof useImportRegistryResults>;
+  xml: ReturnType<typeof useDownloadRegistryXml>;
+}) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const resultsInput = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<UploadFileIcon />}
+        loading={results.isPending}
+        onClick={() => resultsInput.current?.click()}
+      >
+        {t.resultsFile}
+      </Button>
+      <input
+        ref={resultsInput}
+        type="file"
+        hidden
+        accept=".zip,.xml"
+        data-testid="registry-results-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) {
+            xml.reset();
+            results.mutate({ packageId: item.id, file });
+          }
+          event.target.value = '';
+        }}
+      />
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<UploadFileIcon />}
+        loading={numbers.isPending}
+        onClick={() => fileInput.current?.click()}
+      >
+        {t.numbersFile}
+      </Button>
+      <input
+        ref={fileInput}
+        type="file"
+        hidden
+        accept=".csv,.xlsx"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) {
+            numbers.mutate({ packageId: item.id, file });
+          }
+          event.target.value = '';
+        }}
+      />
+    </>
+  );
+}
+
+/** Asks for the registry's reason before a package is marked rejected. */
+function RejectDialog({
+  open,
+  pending,
+  onClose,
+  onReject,
+}: {
+  open: boolean;
+  pending: boolean;
+  onClose: () => void;
+  onReject: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{t.rejectTitle}</DialogTitle>
+      <DialogContent>
+        <TextField
+          autoFocus
+          multiline
+          minRows={2}
+          fullWidth
+          label={t.rejectReason}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          sx={{ mt: 1 }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{texts.common.cancel}</Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={!reason.trim()}
+          loading={pending}
+          onClick={() => onReject(reason)}
+        >
+          {t.reject}
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }

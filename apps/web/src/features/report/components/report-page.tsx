@@ -198,220 +198,13 @@ export default function ReportPage() {
     <Page title={t.title}>
       <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 }, maxWidth: 960 }}>
         <Stack spacing={3}>
-          <Box>
-            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-              {t.kind}
-            </Typography>
-            <RadioGroup
-              value={form.kind}
-              onChange={(event) => set({ kind: event.target.value as ReportKind })}
-              aria-label={t.kind}
-            >
-              {REPORT_KINDS.map((kind) => (
-                <FormControlLabel
-                  key={kind}
-                  value={kind}
-                  control={<Radio size="small" />}
-                  label={
-                    <Box sx={{ py: 0.5 }}>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {REPORT_KIND_LABELS[kind]}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {t.kindHints[kind]}
-                      </Typography>
-                    </Box>
-                  }
-                />
-              ))}
-            </RadioGroup>
-          </Box>
+          <KindSection form={form} set={set} />
 
-          {needsPeriod ? (
-            <Box>
-              <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-                {t.period}
-              </Typography>
-              <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-                <ToggleButtonGroup
-                  size="small"
-                  exclusive
-                  value={form.allTime ? null : preset}
-                  onChange={(_, value: Preset | null) => {
-                    if (value) {
-                      setPreset(value);
-                      set({ ...presetPeriod(value), allTime: false });
-                    }
-                  }}
-                  aria-label={t.period}
-                >
-                  {PRESETS.map((value) => (
-                    <ToggleButton key={value} value={value}>
-                      {t.presets[value]}
-                    </ToggleButton>
-                  ))}
-                </ToggleButtonGroup>
-                <Stack direction="row" spacing={1}>
-                  <DateField
-                    sx={{ flex: 1, minWidth: 0 }}
-                    size="small"
-                    label={t.from}
-                    value={form.from}
-                    disabled={form.allTime}
-                    onChange={(value) => {
-                      setPreset(null);
-                      set({ from: value });
-                    }}
-                  />
-                  <DateField
-                    sx={{ flex: 1, minWidth: 0 }}
-                    size="small"
-                    label={t.to}
-                    value={form.to}
-                    disabled={form.allTime}
-                    onChange={(value) => {
-                      setPreset(null);
-                      set({ to: value });
-                    }}
-                  />
-                </Stack>
-                {form.kind === 'uploads' ? (
-                  <ToggleButton
-                    size="small"
-                    value="all"
-                    selected={form.allTime}
-                    onChange={() => set({ allTime: !form.allTime })}
-                  >
-                    {t.allTime}
-                  </ToggleButton>
-                ) : null}
-              </Stack>
-            </Box>
-          ) : null}
+          {needsPeriod ? <PeriodSection form={form} set={set} preset={preset} setPreset={setPreset} /> : null}
 
-          {form.kind !== 'uploads' ? (
-            <Box>
-              <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-                {t.filters}
-              </Typography>
-              <Box sx={FILTER_GRID}>
-                <TextField
-                  select
-                  size="small"
-                  label={t.itemKind}
-                  value={form.itemKind}
-                  onChange={(event) => set({ itemKind: event.target.value as Form['itemKind'] })}
-                  sx={{ minWidth: 0 }}
-                >
-                  {(['all', 'vin', 'document'] as const).map((kind) => (
-                    <MenuItem key={kind} value={kind}>
-                      {t.itemKinds[kind]}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                {form.kind === 'events' ? (
-                  <>
-                    <EventTypeSelect
-                      label={t.eventTypes}
-                      value={form.eventTypes}
-                      onChange={(eventTypes) => set({ eventTypes })}
-                      allLabel={t.allTypes}
-                      minWidth={220}
-                    />
-                    <SeveritySelect
-                      label={t.severities}
-                      value={form.severities}
-                      onChange={(severities) => set({ severities })}
-                      allLabel={t.allSeverities}
-                      minWidth={150}
-                    />
-                    <SourceSelect
-                      label={t.sources}
-                      value={form.sources}
-                      onChange={(sources) => set({ sources })}
-                      allLabel={t.allSources}
-                    />
-                    <TextField
-                      select
-                      size="small"
-                      label={t.read}
-                      value={form.read}
-                      onChange={(event) => set({ read: event.target.value as Form['read'] })}
-                      sx={{ minWidth: 160 }}
-                    >
-                      <MenuItem value="all">{t.readAll}</MenuItem>
-                      <MenuItem value="unread">{t.readUnread}</MenuItem>
-                      <MenuItem value="read">{t.readRead}</MenuItem>
-                    </TextField>
-                  </>
-                ) : null}
-                {form.kind === 'portfolio' ? (
-                  <MultiSelect
-                    label={t.statuses}
-                    codes={ITEM_STATUSES}
-                    value={form.statuses}
-                    labelOf={(status) => ITEM_STATUS_LABELS[status]}
-                    onChange={(statuses) => set({ statuses })}
-                    allLabel={t.defaultStatuses}
-                    selectedLabel={texts.common.selected}
-                    minWidth={230}
-                  />
-                ) : null}
-                {form.kind === 'events' || form.kind === 'portfolio' ? (
-                  <TextField
-                    size="small"
-                    label={t.label}
-                    value={form.label}
-                    onChange={(event) => set({ label: event.target.value })}
-                  />
-                ) : null}
-              </Box>
-            </Box>
-          ) : null}
+          {form.kind !== 'uploads' ? <FiltersSection form={form} set={set} /> : null}
 
-          <Box>
-            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-              {t.format}
-            </Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-              <RadioGroup
-                row
-                value={form.format}
-                onChange={(event) => set({ format: event.target.value as ReportFormat })}
-                aria-label={t.format}
-              >
-                {REPORT_FORMATS.map((format) => (
-                  <FormControlLabel
-                    key={format}
-                    value={format}
-                    control={<Radio size="small" />}
-                    label={t.formats[format]}
-                  />
-                ))}
-              </RadioGroup>
-              {form.format === 'csv' ? (
-                <TextField
-                  select
-                  size="small"
-                  label={t.encoding}
-                  value={form.encoding}
-                  onChange={(event) => set({ encoding: event.target.value as ReportEncoding })}
-                  sx={{ minWidth: 180 }}
-                >
-                  {REPORT_ENCODINGS.map((encoding) => (
-                    <MenuItem key={encoding} value={encoding}>
-                      {t.encodings[encoding]}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              ) : null}
-            </Stack>
-            {form.format === 'pdf' ? (
-              <Typography variant="caption" color="text.secondary">
-                {t.pdfLimit(formatNumber(REPORT_PDF_ROW_LIMIT))}
-              </Typography>
-            ) : null}
-          </Box>
+          <FormatSection form={form} set={set} />
 
           {error ? <Alert severity="error">{error}</Alert> : null}
           {download.isPending ? <ProgressLine progress={progress} /> : null}
@@ -446,5 +239,243 @@ export default function ReportPage() {
         </Stack>
       </Paper>
     </Page>
+  );
+}
+
+type SectionProps = { form: Form; set: (changes: Partial<Form>) => void };
+
+/** Which report: one radio per kind, with its hint. */
+function KindSection({ form, set }: SectionProps) {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+        {t.kind}
+      </Typography>
+      <RadioGroup
+        value={form.kind}
+        onChange={(event) => set({ kind: event.target.value as ReportKind })}
+        aria-label={t.kind}
+      >
+        {REPORT_KINDS.map((kind) => (
+          <FormControlLabel
+            key={kind}
+            value={kind}
+            control={<Radio size="small" />}
+            label={
+              <Box sx={{ py: 0.5 }}>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {REPORT_KIND_LABELS[kind]}
+                </Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {t.kindHints[kind]}
+                </Typography>
+              </Box>
+            }
+          />
+        ))}
+      </RadioGroup>
+    </Box>
+  );
+}
+
+/** The period: a preset, or dates from and to (the uploads report may take all time). */
+function PeriodSection({
+  form,
+  set,
+  preset,
+  setPreset,
+}: SectionProps & { preset: Preset | null; setPreset: (preset: Preset | null) => void }) {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+        {t.period}
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={form.allTime ? null : preset}
+          onChange={(_, value: Preset | null) => {
+            if (value) {
+              setPreset(value);
+              set({ ...presetPeriod(value), allTime: false });
+            }
+          }}
+          aria-label={t.period}
+        >
+          {PRESETS.map((value) => (
+            <ToggleButton key={value} value={value}>
+              {t.presets[value]}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+        <Stack direction="row" spacing={1}>
+          <DateField
+            sx={{ flex: 1, minWidth: 0 }}
+            size="small"
+            label={t.from}
+            value={form.from}
+            disabled={form.allTime}
+            onChange={(value) => {
+              setPreset(null);
+              set({ from: value });
+            }}
+          />
+          <DateField
+            sx={{ flex: 1, minWidth: 0 }}
+            size="small"
+            label={t.to}
+            value={form.to}
+            disabled={form.allTime}
+            onChange={(value) => {
+              setPreset(null);
+              set({ to: value });
+            }}
+          />
+        </Stack>
+        {form.kind === 'uploads' ? (
+          <ToggleButton
+            size="small"
+            value="all"
+            selected={form.allTime}
+            onChange={() => set({ allTime: !form.allTime })}
+          >
+            {t.allTime}
+          </ToggleButton>
+        ) : null}
+      </Stack>
+    </Box>
+  );
+}
+
+/** The filters the report kind takes: item kind, event filters, item statuses, label. */
+function FiltersSection({ form, set }: SectionProps) {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+        {t.filters}
+      </Typography>
+      <Box sx={FILTER_GRID}>
+        <TextField
+          select
+          size="small"
+          label={t.itemKind}
+          value={form.itemKind}
+          onChange={(event) => set({ itemKind: event.target.value as Form['itemKind'] })}
+          sx={{ minWidth: 0 }}
+        >
+          {(['all', 'vin', 'document'] as const).map((kind) => (
+            <MenuItem key={kind} value={kind}>
+              {t.itemKinds[kind]}
+            </MenuItem>
+          ))}
+        </TextField>
+        {form.kind === 'events' ? (
+          <>
+            <EventTypeSelect
+              label={t.eventTypes}
+              value={form.eventTypes}
+              onChange={(eventTypes) => set({ eventTypes })}
+              allLabel={t.allTypes}
+              minWidth={220}
+            />
+            <SeveritySelect
+              label={t.severities}
+              value={form.severities}
+              onChange={(severities) => set({ severities })}
+              allLabel={t.allSeverities}
+              minWidth={150}
+            />
+            <SourceSelect
+              label={t.sources}
+              value={form.sources}
+              onChange={(sources) => set({ sources })}
+              allLabel={t.allSources}
+            />
+            <TextField
+              select
+              size="small"
+              label={t.read}
+              value={form.read}
+              onChange={(event) => set({ read: event.target.value as Form['read'] })}
+              sx={{ minWidth: 160 }}
+            >
+              <MenuItem value="all">{t.readAll}</MenuItem>
+              <MenuItem value="unread">{t.readUnread}</MenuItem>
+              <MenuItem value="read">{t.readRead}</MenuItem>
+            </TextField>
+          </>
+        ) : null}
+        {form.kind === 'portfolio' ? (
+          <MultiSelect
+            label={t.statuses}
+            codes={ITEM_STATUSES}
+            value={form.statuses}
+            labelOf={(status) => ITEM_STATUS_LABELS[status]}
+            onChange={(statuses) => set({ statuses })}
+            allLabel={t.defaultStatuses}
+            selectedLabel={texts.common.selected}
+            minWidth={230}
+          />
+        ) : null}
+        {form.kind === 'events' || form.kind === 'portfolio' ? (
+          <TextField
+            size="small"
+            label={t.label}
+            value={form.label}
+            onChange={(event) => set({ label: event.target.value })}
+          />
+        ) : null}
+      </Box>
+    </Box>
+  );
+}
+
+/** The file format, the CSV encoding and the PDF row limit. */
+function FormatSection({ form, set }: SectionProps) {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+        {t.format}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <RadioGroup
+          row
+          value={form.format}
+          onChange={(event) => set({ format: event.target.value as ReportFormat })}
+          aria-label={t.format}
+        >
+          {REPORT_FORMATS.map((format) => (
+            <FormControlLabel
+              key={format}
+              value={format}
+              control={<Radio size="small" />}
+              label={t.formats[format]}
+            />
+          ))}
+        </RadioGroup>
+        {form.format === 'csv' ? (
+          <TextField
+            select
+            size="small"
+            label={t.encoding}
+            value={form.encoding}
+            onChange={(event) => set({ encoding: event.target.value as ReportEncoding })}
+            sx={{ minWidth: 180 }}
+          >
+            {REPORT_ENCODINGS.map((encoding) => (
+              <MenuItem key={encoding} value={encoding}>
+                {t.encodings[encoding]}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : null}
+      </Stack>
+      {form.format === 'pdf' ? (
+        <Typography variant="caption" color="text.secondary">
+          {t.pdfLimit(formatNumber(REPORT_PDF_ROW_LIMIT))}
+        </Typography>
+      ) : null}
+    </Box>
   );
 }
