@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { type JobResult, PgBoss } from 'pg-boss';
 import type { AppConfig } from '../config/env.ts';
 import { recordJob } from '../lib/metrics.ts';
 /** Every background job of the app. Modules add theirs here. */
@@ -171,29 +171,27 @@ export async function registerJobs(
       {
         batchSize: definition.batchSize ?? 1,
         includeMetadata: true,
+        perJobResults: true,
         pollingIntervalSeconds: options.pollingSeconds ?? POLLING_SECONDS,
         notifyPollingIntervalSeconds: options.pollingSeconds ?? POLLING_SECONDS,
         ...workOptions(definition, context.config, options.host ?? 'app'),
       },
-      async (jobs) => {
-        if (jobs.length === 1) {
-          // One job: pg-boss settles it (a throw fails and retries it).
-          await run(definition, jobs[0]!);
-          return;
-        }
-        // A batch: pg-boss would fail the whole batch when one job throws, finished or not, so each
-        // job is settled here on its own as soon as it ends (fenced to this attempt by its retryCount).
-        // A worker killed mid-batch then leaves only the unfinished jobs to be retried.
+      // Each job of a batch is settled on its own by pg-boss from the outcome returned for it: one job
+      // that throws fails (and retries) alone, the others of its batch complete. The outcomes are
+      // written when the batch ends, so a worker killed mid-batch has its whole batch retried (every
+      // job is fenced by job_starts and may run again).
+      async (jobs): Promise<JobResult[]> => {
+        const results: JobResult[] = [];
         for (const job of jobs) {
           try {
             await run(definition, job);
+            results.push({ id: job.id, status: 'completed' });
           } catch (error) {
             context.log.error({ err: error, job: definition.name, id: job.id }, 'job failed');
-            await boss.fail(definition.name, job, serializeError(error));
-            continue;
+            results.push({ id: job.id, status: 'failed', output: serializeError(error) });
           }
-          await boss.complete(definition.name, job);
         }
+        return results;
       },
     );
   }
