@@ -117,53 +117,7 @@ export async function seedDemoHistory(context: HistoryContext, organisationId: s
   };
 
   const jobContext = context as JobContext;
-  const outbound = outboundPolicy(config);
-  await at(DEMO_HISTORY_DAYS.rules, async () => {
-    await createRule({
-      db,
-      auth: admin!.auth,
-      outbound,
-      rule: {
-        name: DEMO_RULE_NAME,
-        enabled: true,
-        eventTypes: [],
-        minSeverity: 'medium',
-        itemFilter: { label: 'BMW', contractNumber: null },
-        method: 'email',
-        recipients: [analyst!.email],
-        config: {},
-        mode: 'instant',
-        digestHour: 9,
-        subject: 'events',
-        sourceType: null,
-        failureThreshold: 3,
-        staleHours: 24,
-        notifyRecovery: true,
-      },
-    });
-    await createRule({
-      db,
-      auth: admin!.auth,
-      outbound,
-      rule: {
-        name: DEMO_SOURCE_RULE_NAME,
-        enabled: true,
-        eventTypes: [],
-        minSeverity: 'low',
-        itemFilter: { label: null, contractNumber: null },
-        method: 'email',
-        recipients: [admin!.email],
-        config: {},
-        mode: 'instant',
-        digestHour: 9,
-        subject: 'source_stale',
-        sourceType: 'passport',
-        failureThreshold: 3,
-        staleHours: 72,
-        notifyRecovery: true,
-      },
-    });
-  });
+  await at(DEMO_HISTORY_DAYS.rules, () => createDemoRules(context, admin!, analyst!));
 
   await at(DEMO_HISTORY_DAYS.firstRun, () => checkRun('manual'));
 
@@ -445,5 +399,57 @@ async function updateDatasets(context: HistoryContext, organisationId: string): 
       }
       await importDatasetIn(tx, { type, fileName: `demo-${type}-2.json`, records: list });
     }
+  });
+}
+
+type DemoUser = { auth: AuthContext; email: string };
+
+/** An events rule on the BMW items to the analyst, and a stale-source rule on the passport list to the admin. */
+async function createDemoRules(context: HistoryContext, admin: DemoUser, analyst: DemoUser): Promise<void> {
+  const { db } = context;
+  const outbound = outboundPolicy(context.config);
+  await createRule({
+    db,
+    auth: admin.auth,
+    outbound,
+    rule: {
+      name: DEMO_RULE_NAME,
+      enabled: true,
+      eventTypes: [],
+      minSeverity: 'medium',
+      itemFilter: { label: 'BMW', contractNumber: null },
+      method: 'email',
+      recipients: [analyst.email],
+      config: {},
+      mode: 'instant',
+      digestHour: 9,
+      subject: 'events',
+      sourceType: null,
+      failureThreshold: 3,
+      staleHours: 24,
+      notifyRecovery: true,
+    },
+  });
+  await createRule({
+    db,
+    auth: admin.auth,
+    outbound,
+    rule: {
+      name: DEMO_SOURCE_RULE_NAME,
+      enabled: true,
+      eventTypes: [],
+      minSeverity: 'low',
+      itemFilter: { label: null, contractNumber: null },
+      method: 'email',
+      recipients: [admin.email],
+      config: {},
+      mode: 'instant',
+      digestHour: 9,
+      subject: 'source_stale',
+      sourceType: 'passport',
+      failureThreshold: 3,
+      staleHours: 72,
+      notifyRecovery: true,
+    },
   });
 }
