@@ -1,19 +1,16 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKER_CHECK_BATCH_CONCURRENCY } from '../modules/checks/jobs/check-batch.job.ts';
 import { randomVin } from '../modules/checks/testing/checks-test-helpers.ts';
 import { VALIDATE_QUARANTINED_MESSAGE } from '../modules/uploads/upload-pipeline.ts';
 import {
-  ApiClient,
-  type FaultPostgres,
+  addVinItems,
+  importDataset,
   type NodeProcess,
   report,
+  runToEnd,
   seedOrganisation,
   sleep,
-  spawnNode,
-  startApp,
-  startFaultPostgres,
-  tempDir,
+  useWorkerRig,
   waitFor,
 } from '../testing/fault-harness.ts';
 
@@ -26,37 +23,7 @@ const BATCH_SIZE = 1500;
 const BATCHES = 11;
 const UPLOAD_ROWS = 100_000;
 
-let postgres: FaultPostgres;
-let url: string;
-let db: pg.Pool;
-let dataDir: string;
-let app: Awaited<ReturnType<typeof startApp>>;
-
-beforeAll(async () => {
-  postgres = await startFaultPostgres();
-  url = await postgres.createDatabase('faults_job_deaths');
-  db = new pg.Pool({ connectionString: url, max: 3 });
-  dataDir = await tempDir('data');
-  app = await startApp({
-    DATABASE_URL: url,
-    DATA_DIR: dataDir,
-    WORKERS: 'false',
-    CHECK_BATCH_SIZE: String(BATCH_SIZE),
-  });
-});
-afterAll(async () => {
-  await app?.kill('SIGTERM');
-  await db?.end();
-});
-
-const startWorker = (): NodeProcess =>
-  spawnNode('worker', { DATABASE_URL: url, DATA_DIR: dataDir, CHECK_BATCH_SIZE: String(BATCH_SIZE) });
-
-async function client(email: string, password: string): Promise<ApiClient> {
-  const api = new ApiClient(app.url);
-  await api.signIn(email, password);
-  return api;
-}
+const rig = useWorkerRig('faults_job_deaths', BATCH_SIZE);
 
 interface Start {
   job_id: string;
@@ -65,7 +32,7 @@ interface Start {
 }
 
 async function startsOf(jobIds: string[]): Promise<Start[]> {
-  const { rows } = await db.query<Start>(
+  const { rows } = await rig.db.query<Start>(
     'SELECT job_id, process_label, outcome FROM job_starts WHERE job_id = ANY($1) ORDER BY id',
     [jobIds],
   );
@@ -77,15 +44,15 @@ const labelPid = (label: string) => Number(label.slice(label.lastIndexOf(':') + 
 
 describe('jobs whose runs end their process', () => {
   it('an upload validation killed twice is quarantined: failed with the reason in the history, never run again', async () => {
-    const org = await seedOrganisation(url, [{ role: 'analyst' }]);
-    const api = await client(org.users[0]!.email, org.users[0]!.password);
+    const org = await seedOrganisation(rig.url, [{ role: 'analyst' }]);
+    const api = await rig.client(org.users[0]!.email, org.users[0]!.password);
     const vins = Array.from({ length: UPLOAD_ROWS }, () => randomVin('XWB'));
     const created = await api.upload('/monitoring/uploads', 'crash-loop.csv', `VIN\n${vins.join('\n')}\n`);
     expect(created.status, created.text).toBe(202);
     const uploadId = (created.body as { id: string }).id;
     const jobId = async () =>
       (
-        await db.query<{ id: string }>(
+        await rig.db.query<{ id: string }>(
           `SELECT id FROM pgboss.job WHERE name = 'uploads.validate' AND data->>'uploadId' = $1`,
           [uploadId],
         )
@@ -93,7 +60,7 @@ describe('jobs whose runs end their process', () => {
 
     // Two runs, each killed (as an out-of-memory exit would end it) while it validates.
     for (const death of [1, 2]) {
-      const worker = startWorker();
+      const worker = rig.startWorker();
       const id = await waitFor(
         `validation run ${death} to be under way`,
         async () => {
@@ -111,7 +78,7 @@ describe('jobs whose runs end their process', () => {
       report(`crash loop: validation run ${death} of job ${id} killed with its process`);
     }
     const t0 = Date.now();
-    const worker = startWorker();
+    const worker = rig.startWorker();
     const failed = await waitFor(
       'the upload to be quarantined',
       async () => {
@@ -136,14 +103,14 @@ describe('jobs whose runs end their process', () => {
     await sleep(25_000);
     const starts = await startsOf([id]);
     expect(starts.map((start) => start.outcome)).toEqual([null, null, 'quarantined']);
-    const job = await db.query<{ state: string }>('SELECT state FROM pgboss.job WHERE id = $1', [id]);
+    const job = await rig.db.query<{ state: string }>('SELECT state FROM pgboss.job WHERE id = $1', [id]);
     expect(job.rows[0]!.state).toBe('completed');
-    const items = await db.query<{ n: number }>(
+    const items = await rig.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM monitoring_items WHERE organisation_id = $1',
       [org.organisationId],
     );
     expect(items.rows[0]!.n).toBe(0);
-    const staged = await db.query<{ n: number }>(
+    const staged = await rig.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM upload_item_rows WHERE upload_id = $1',
       [uploadId],
     );
@@ -155,9 +122,9 @@ describe('jobs whose runs end their process', () => {
   });
 
   it('two workers, one killed mid-run: only the dead worker’s batches run again', async () => {
-    const staff = await seedOrganisation(url, [{ role: 'admin', isStaff: true }]);
-    const org = await seedOrganisation(url, [{ role: 'analyst' }]);
-    const staffApi = await client(staff.users[0]!.email, staff.users[0]!.password);
+    const staff = await seedOrganisation(rig.url, [{ role: 'admin', isStaff: true }]);
+    const org = await seedOrganisation(rig.url, [{ role: 'analyst' }]);
+    const staffApi = await rig.client(staff.users[0]!.email, staff.users[0]!.password);
     const vins = Array.from({ length: BATCH_SIZE * BATCHES }, () => randomVin());
     const datasets: [string, Record<string, unknown>[]][] = [
       [
@@ -210,12 +177,7 @@ describe('jobs whose runs end their process', () => {
       ],
     ];
     for (const [type, records] of datasets) {
-      const response = await staffApi.upload(
-        `/monitoring/sources/${type}/imports`,
-        `${type}.json`,
-        JSON.stringify(records),
-      );
-      expect(response.status, response.text).toBe(201);
+      await importDataset(staffApi, type, records);
     }
     // The MVD list is imported in the background (202), by the workers started below.
     const passportList = await staffApi.upload(
@@ -224,19 +186,15 @@ describe('jobs whose runs end their process', () => {
       'PASSP_SERIES,PASSP_NUMBER\n4500,123456\n',
     );
     expect(passportList.status, passportList.text).toBe(202);
-    await db.query(
-      `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
-       SELECT $1, 'vin', vin, 'form' FROM unnest($2::text[]) AS vin`,
-      [org.organisationId, vins],
-    );
-    const api = await client(org.users[0]!.email, org.users[0]!.password);
-    const workers = [startWorker(), startWorker()];
+    await addVinItems(rig.db, org.organisationId, vins);
+    const api = await rig.client(org.users[0]!.email, org.users[0]!.password);
+    const workers = [rig.startWorker(), rig.startWorker()];
     const started = await api.post('/monitoring/check-runs');
     expect(started.status, started.text).toBe(202);
     const runId = (started.body as { id: string }).id;
     const batchJobs = async () =>
       (
-        await db.query<{ id: string; state: string; retry_count: number; output: unknown }>(
+        await rig.db.query<{ id: string; state: string; retry_count: number; output: unknown }>(
           `SELECT id, state, retry_count, output FROM pgboss.job
             WHERE name = 'checks.batch' AND data->>'runId' = $1 ORDER BY (data->>'batchNo')::int`,
           [runId],
@@ -264,15 +222,7 @@ describe('jobs whose runs end their process', () => {
       `two workers: one killed with ${killedRunning} batch(es) running, the survivor running ${atKill.length - killedRunning}`,
     );
 
-    const final = await waitFor(
-      'the run to finish',
-      async () => {
-        const run = (await api.get(`/monitoring/check-runs/${runId}`)).body as { status: string };
-        return ['completed', 'failed'].includes(run.status) ? run : undefined;
-      },
-      300_000,
-      500,
-    );
+    const final = await runToEnd(api, runId, 300_000);
     await survivor.kill('SIGTERM');
     expect(final).toMatchObject({ status: 'completed', batchesDone: BATCHES, batchesTotal: BATCHES });
 

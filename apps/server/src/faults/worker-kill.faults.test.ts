@@ -1,17 +1,13 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomVin } from '../modules/checks/testing/checks-test-helpers.ts';
 import {
-  ApiClient,
-  type FaultPostgres,
-  type NodeProcess,
+  addVinItems,
+  importDataset,
   report,
+  runToEnd,
   seedOrganisation,
   sleep,
-  spawnNode,
-  startApp,
-  startFaultPostgres,
-  tempDir,
+  useWorkerRig,
   waitFor,
 } from '../testing/fault-harness.ts';
 
@@ -24,58 +20,10 @@ const BATCH_SIZE = 50;
 const ITEMS = 3000;
 const UPLOAD_ROWS = 100_000;
 
-let postgres: FaultPostgres;
-let url: string;
-let db: pg.Pool;
-let dataDir: string;
-let app: Awaited<ReturnType<typeof startApp>>;
-
-beforeAll(async () => {
-  postgres = await startFaultPostgres();
-  url = await postgres.createDatabase('faults_workers');
-  db = new pg.Pool({ connectionString: url, max: 3 });
-  dataDir = await tempDir('data');
-  // The app takes requests only; the work is done by the worker processes the tests kill.
-  app = await startApp({
-    DATABASE_URL: url,
-    DATA_DIR: dataDir,
-    WORKERS: 'false',
-    CHECK_BATCH_SIZE: String(BATCH_SIZE),
-  });
-});
-afterAll(async () => {
-  await app?.kill('SIGTERM');
-  await db?.end();
-});
-
-const startWorker = (): NodeProcess =>
-  spawnNode('worker', { DATABASE_URL: url, DATA_DIR: dataDir, CHECK_BATCH_SIZE: String(BATCH_SIZE) });
-
-async function client(email: string, password: string): Promise<ApiClient> {
-  const api = new ApiClient(app.url);
-  await api.signIn(email, password);
-  return api;
-}
-
-async function importDataset(api: ApiClient, type: string, records: Record<string, unknown>[]) {
-  const response = await api.upload(
-    `/monitoring/sources/${type}/imports`,
-    `${type}.json`,
-    JSON.stringify(records),
-  );
-  expect(response.status, response.text).toBe(201);
-}
-
-async function addItems(organisationId: string, vins: string[]) {
-  await db.query(
-    `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
-     SELECT $1, 'vin', vin, 'form' FROM unnest($2::text[]) AS vin`,
-    [organisationId, vins],
-  );
-}
+const rig = useWorkerRig('faults_workers', BATCH_SIZE);
 
 async function eventsOf(organisationId: string): Promise<string[]> {
-  const { rows } = await db.query<{ line: string }>(
+  const { rows } = await rig.db.query<{ line: string }>(
     `SELECT i.identifier || ' ' || e.source_type || ' ' || e.event_type || ' ' || e.finding_key AS line
        FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
       WHERE e.organisation_id = $1 ORDER BY line`,
@@ -85,31 +33,19 @@ async function eventsOf(organisationId: string): Promise<string[]> {
 }
 
 async function runState(runId: string) {
-  const { rows } = await db.query<{ status: string; batches_done: number; batches_total: number }>(
+  const { rows } = await rig.db.query<{ status: string; batches_done: number; batches_total: number }>(
     'SELECT status, batches_done, batches_total FROM check_runs WHERE id = $1',
     [runId],
   );
   return rows[0]!;
 }
 
-async function runToEnd(api: ApiClient, runId: string) {
-  return waitFor(
-    `check run ${runId} to finish`,
-    async () => {
-      const run = (await api.get(`/monitoring/check-runs/${runId}`)).body as { status: string };
-      return ['completed', 'failed'].includes(run.status) ? run : undefined;
-    },
-    180_000,
-    500,
-  );
-}
-
 describe('worker killed with SIGKILL', () => {
   it('mid check run: the resumed run has exactly the events of an uninterrupted run', async () => {
-    const staff = await seedOrganisation(url, [{ role: 'admin', isStaff: true }]);
-    const killedOrg = await seedOrganisation(url, [{ role: 'analyst' }]);
-    const calmOrg = await seedOrganisation(url, [{ role: 'analyst' }]);
-    const staffApi = await client(staff.users[0]!.email, staff.users[0]!.password);
+    const staff = await seedOrganisation(rig.url, [{ role: 'admin', isStaff: true }]);
+    const killedOrg = await seedOrganisation(rig.url, [{ role: 'analyst' }]);
+    const calmOrg = await seedOrganisation(rig.url, [{ role: 'analyst' }]);
+    const staffApi = await rig.client(staff.users[0]!.email, staff.users[0]!.password);
     const vins = Array.from({ length: ITEMS }, () => randomVin());
     await importDataset(
       staffApi,
@@ -156,14 +92,14 @@ describe('worker killed with SIGKILL', () => {
       'PASSP_SERIES,PASSP_NUMBER\n4500,123456\n',
     );
     expect(passportList.status, passportList.text).toBe(202);
-    await addItems(killedOrg.organisationId, vins);
-    await addItems(calmOrg.organisationId, vins);
+    await addVinItems(rig.db, killedOrg.organisationId, vins);
+    await addVinItems(rig.db, calmOrg.organisationId, vins);
 
-    const killedApi = await client(killedOrg.users[0]!.email, killedOrg.users[0]!.password);
+    const killedApi = await rig.client(killedOrg.users[0]!.email, killedOrg.users[0]!.password);
     const started = await killedApi.post('/monitoring/check-runs');
     expect(started.status, started.text).toBe(202);
     const runId = (started.body as { id: string }).id;
-    let worker = startWorker();
+    let worker = rig.startWorker();
     let kills = 0;
     // Two kills, at about a third and at two thirds of the batches.
     for (const fraction of [1 / 3, 2 / 3]) {
@@ -184,7 +120,7 @@ describe('worker killed with SIGKILL', () => {
       expect(afterKill.status).toBe('running');
       expect(afterKill.batches_done).toBeLessThan(afterKill.batches_total);
       report(`check run: worker killed at ${at.batches_done}/${at.batches_total} batches`);
-      worker = startWorker();
+      worker = rig.startWorker();
     }
     const t0 = Date.now();
     const resumed = (await runToEnd(killedApi, runId)) as Record<string, unknown>;
@@ -195,7 +131,7 @@ describe('worker killed with SIGKILL', () => {
       itemsTotal: ITEMS,
     });
 
-    const calmApi = await client(calmOrg.users[0]!.email, calmOrg.users[0]!.password);
+    const calmApi = await rig.client(calmOrg.users[0]!.email, calmOrg.users[0]!.password);
     const calmStart = await calmApi.post('/monitoring/check-runs');
     expect(calmStart.status, calmStart.text).toBe(202);
     const calm = await runToEnd(calmApi, (calmStart.body as { id: string }).id);
@@ -209,7 +145,7 @@ describe('worker killed with SIGKILL', () => {
     expect(actual).toEqual(expected);
     expect((resumed as { eventsCreated: number }).eventsCreated).toBe(expected.length);
     // Every item of the killed run was checked, none twice-counted in the progress.
-    const unchecked = await db.query<{ n: number }>(
+    const unchecked = await rig.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM monitoring_item_checks
         WHERE organisation_id = $1 AND item_last_checked_at(item_id) IS NULL`,
       [killedOrg.organisationId],
@@ -223,8 +159,8 @@ describe('worker killed with SIGKILL', () => {
   });
 
   it('mid 100,000-row upload: it ends done or failed, never partial, and the API shows it', async () => {
-    const org = await seedOrganisation(url, [{ role: 'analyst' }]);
-    const api = await client(org.users[0]!.email, org.users[0]!.password);
+    const org = await seedOrganisation(rig.url, [{ role: 'analyst' }]);
+    const api = await rig.client(org.users[0]!.email, org.users[0]!.password);
     const vins = Array.from({ length: UPLOAD_ROWS }, () => randomVin('XWB'));
     const t0 = Date.now();
     const created = await api.upload(
@@ -236,20 +172,20 @@ describe('worker killed with SIGKILL', () => {
     const uploadId = (created.body as { id: string }).id;
     const uploadRow = async () =>
       (
-        await db.query<{ status: string; rows_processed: number }>(
+        await rig.db.query<{ status: string; rows_processed: number }>(
           'SELECT status, rows_processed FROM uploads WHERE id = $1',
           [uploadId],
         )
       ).rows[0]!;
     const itemCount = async () =>
       (
-        await db.query<{ n: number }>(
+        await rig.db.query<{ n: number }>(
           'SELECT count(*)::int AS n FROM monitoring_items WHERE organisation_id = $1',
           [org.organisationId],
         )
       ).rows[0]!.n;
 
-    let worker = startWorker();
+    let worker = rig.startWorker();
     // Kill while validating, a good part of the file read.
     const validating = await waitFor(
       'validation to be under way',
@@ -263,7 +199,7 @@ describe('worker killed with SIGKILL', () => {
     await worker.kill('SIGKILL');
     report(`upload: worker killed while validating (${validating.rows_processed} rows read)`);
     expect(await itemCount()).toBe(0);
-    worker = startWorker();
+    worker = rig.startWorker();
 
     // Kill again while importing, if the import is caught in its window.
     const importing = await waitFor(
@@ -283,7 +219,7 @@ describe('worker killed with SIGKILL', () => {
       const count = await itemCount();
       report(`upload: worker killed while ${afterKill.status} (items visible: ${count})`);
       expect([0, UPLOAD_ROWS]).toContain(count);
-      worker = startWorker();
+      worker = rig.startWorker();
     }
 
     const final = await waitFor(
@@ -316,7 +252,7 @@ describe('worker killed with SIGKILL', () => {
       expect(count).toBe(UPLOAD_ROWS);
     }
     // Nothing left half-done: no staged rows of the upload remain.
-    const staged = await db.query<{ n: number }>(
+    const staged = await rig.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM upload_item_rows WHERE upload_id = $1',
       [uploadId],
     );

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type EmbeddedDatabase, findFreePort, startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
@@ -268,4 +268,80 @@ export async function waitFor<T>(
 export function report(line: string): void {
   console.log(`[faults] ${line}`);
   appendFileSync(faultsSummaryFile(process.ppid), `${line}\n`);
+}
+
+/** What a worker-kill test works with, filled in before its first test. */
+export interface WorkerRig {
+  url: string;
+  db: pg.Pool;
+  dataDir: string;
+  app: NodeProcess & { url: string };
+  /** A worker process on the rig's database and data directory, for the test to kill. */
+  startWorker(): NodeProcess;
+  /** A client signed in as that user. */
+  client(email: string, password: string): Promise<ApiClient>;
+}
+
+/**
+ * A database of the file's own, a data directory and an app that takes requests only: the work is
+ * done by the worker processes the tests start and kill. Registers its beforeAll and afterAll.
+ */
+export function useWorkerRig(database: string, checkBatchSize: number): WorkerRig {
+  const env = () => ({
+    DATABASE_URL: rig.url,
+    DATA_DIR: rig.dataDir,
+    CHECK_BATCH_SIZE: String(checkBatchSize),
+  });
+  const rig = {
+    startWorker: () => spawnNode('worker', env()),
+    async client(email: string, password: string) {
+      const api = new ApiClient(rig.app.url);
+      await api.signIn(email, password);
+      return api;
+    },
+  } as WorkerRig;
+  beforeAll(async () => {
+    const postgres = await startFaultPostgres();
+    rig.url = await postgres.createDatabase(database);
+    rig.db = new pg.Pool({ connectionString: rig.url, max: 3 });
+    rig.dataDir = await tempDir('data');
+    rig.app = await startApp({ ...env(), WORKERS: 'false' });
+  });
+  afterAll(async () => {
+    await rig.app?.kill('SIGTERM');
+    await rig.db?.end();
+  });
+  return rig;
+}
+
+/** Imports a dataset source's records through the API, as staff do. */
+export async function importDataset(api: ApiClient, type: string, records: Record<string, unknown>[]) {
+  const response = await api.upload(
+    `/monitoring/sources/${type}/imports`,
+    `${type}.json`,
+    JSON.stringify(records),
+  );
+  expect(response.status, response.text).toBe(201);
+}
+
+/** Puts VINs on monitoring for the organisation straight in the table (faster than an upload). */
+export async function addVinItems(db: pg.Pool, organisationId: string, vins: string[]): Promise<void> {
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
+     SELECT $1, 'vin', vin, 'form' FROM unnest($2::text[]) AS vin`,
+    [organisationId, vins],
+  );
+}
+
+/** Waits until the check run has ended (completed or failed), as its screen reads it. */
+export function runToEnd(api: ApiClient, runId: string, timeoutMs = 180_000) {
+  return waitFor(
+    `check run ${runId} to finish`,
+    async () => {
+      const run = (await api.get(`/monitoring/check-runs/${runId}`)).body as { status: string };
+      return ['completed', 'failed'].includes(run.status) ? run : undefined;
+    },
+    timeoutMs,
+    500,
+  );
 }
