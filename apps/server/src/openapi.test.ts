@@ -3,7 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { allEndpoints } from '@pledgewatch/contract';
+import {
+  allEndpoints,
+  apiKeyEndpoints,
+  type EndpointDefinition,
+  IDEMPOTENT_ENDPOINTS,
+} from '@pledgewatch/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './testing/test-app.ts';
 
@@ -13,9 +18,16 @@ const { app } = await buildTestApp();
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-openapi-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  requestBody?: {
+    content: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+  };
+};
 type Document = {
   servers?: { url: string }[];
-  paths: Record<string, Record<string, { operationId?: string; security?: unknown[] }>>;
+  paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown> };
 };
 const served = async () => (await app.inject({ method: 'GET', url: '/api/docs/json' })).json<Document>();
@@ -44,6 +56,33 @@ describe('the served OpenAPI document (/api/docs/json)', () => {
     const doc = await served();
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://pledgewatch.test' })]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearerAuth', 'cookieAuth']);
+  });
+
+  it('shows a request example for each main write, one the server itself accepts', async () => {
+    const doc = await served();
+    // The creating POSTs an integration makes (those that take a JSON body) and the key it starts with.
+    const writes = [...IDEMPOTENT_ENDPOINTS, apiKeyEndpoints.create as EndpointDefinition].filter(
+      (endpoint) => endpoint.body && (endpoint.bodyType ?? 'json') === 'json',
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(7);
+    const examples = writes.map((endpoint) => {
+      const route = endpoint.path.replace(/:(\w+)/g, '{$1}').replace(/(.)\/$/, '$1');
+      const media =
+        doc.paths[route]?.[endpoint.method.toLowerCase()]?.requestBody?.content['application/json'];
+      const values = [
+        ...(media?.example === undefined ? [] : [media.example]),
+        ...Object.values(media?.examples ?? {}).map((example) => example.value),
+      ];
+      return { endpoint: `${endpoint.method} ${endpoint.path}`, values, schema: endpoint.body! };
+    });
+    expect(examples.filter((entry) => entry.values.length === 0).map((entry) => entry.endpoint)).toEqual([]);
+    const refused = examples.flatMap(({ endpoint, values, schema }) =>
+      values.flatMap((value) => {
+        const result = schema.safeParse(value);
+        return result.success ? [] : [`${endpoint}: ${result.error.message}`];
+      }),
+    );
+    expect(refused).toEqual([]);
   });
 
   it('passes Redocly’s recommended lint with no error', async () => {

@@ -14044,13 +14044,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "АБС: выдача кредитов",
-                 *       "role": "analyst",
-                 *       "expiresOn": "2027-12-31"
-                 *     }
-                 */
                 "application/json": {
                     /** @description Например «АБС: выдача кредитов» */
                     name: string;

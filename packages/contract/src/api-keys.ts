@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './auth.ts';
-import { isoDateTime, requiredText } from './common.ts';
+import { isoDateTime, requestExamples, requiredText } from './common.ts';
 import { calendarDateSchema } from './dates.ts';
 
 /**
@@ -48,7 +48,7 @@ export const createApiKeyBodySchema = z
       .optional()
       .describe(`Запросов в минуту; по умолчанию ${API_KEY_DEFAULT_RATE_LIMIT}`),
   })
-  .meta({ examples: [{ name: 'АБС: выдача кредитов', role: 'analyst', expiresOn: '2027-12-31' }] });
+  .meta(requestExamples({ name: 'АБС: выдача кредитов', role: 'analyst', expiresOn: '2027-12-31' }));
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 
 export const createdApiKeySchema = apiKeySchema.extend({

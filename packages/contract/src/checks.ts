@@ -1,7 +1,7 @@
 // Over 500 lines by design: the schema catalogue of the checks API (sources, runs, events, one-time checks).
 import type { DOCUMENT_TYPE_CODES } from '@pledgewatch/identifiers';
 import { z } from 'zod';
-import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
+import { isoDateTime, PAGE_SIZE_MAX, requestExamples } from './common.ts';
 import { dateTimeSchema } from './dates.ts';
 import {
   documentTypeCodeSchema,
@@ -598,11 +598,18 @@ export type UpdateCheckScheduleBody = z.infer<typeof updateCheckScheduleBodySche
 // ─── One-time checks ────────────────────────────────────────────────────────────────────────
 
 /** Either `vin`, or `documentType` + `documentNumber`. Values are validated as the forms do. */
-export const oneTimeCheckBodySchema = z.object({
-  vin: z.string().max(100).optional().describe('VIN как введён; нормализуется'),
-  documentType: documentTypeCodeSchema.optional(),
-  documentNumber: z.string().max(100).optional().describe('Номер документа как введён'),
-});
+export const oneTimeCheckBodySchema = z
+  .object({
+    vin: z.string().max(100).optional().describe('VIN как введён; нормализуется'),
+    documentType: documentTypeCodeSchema.optional(),
+    documentNumber: z.string().max(100).optional().describe('Номер документа как введён'),
+  })
+  .meta(
+    requestExamples(
+      { vin: 'XTA210740P0100001' },
+      { documentType: 'passport_rf', documentNumber: '4506 123456' },
+    ),
+  );
 export type OneTimeCheckBody = z.infer<typeof oneTimeCheckBodySchema>;
 
 export const ONE_TIME_CHECK_STATUSES = ['completed', 'partial', 'failed'] as const;

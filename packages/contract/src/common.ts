@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules.ts';
 
+/**
+ * Request examples for the OpenAPI document: `.meta(requestExamples(body, …))` on a request body
+ * schema. Written as `x-examples`, which @fastify/swagger moves to the media type's `examples`,
+ * because zod leaves a schema's own `examples` out of an input schema that transforms.
+ * openapi.test.ts checks that each example passes the schema.
+ */
+export const requestExamples = (...values: unknown[]) => ({
+  'x-examples': Object.fromEntries(values.map((value, index) => [`example${index + 1}`, { value }])),
+});
+
 /** A required, trimmed text field with the seed's Russian messages. */
 export const requiredText = (max = 255) =>
   z

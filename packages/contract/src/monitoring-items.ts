@@ -1,6 +1,6 @@
 import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, type VinDecoded, validateVin } from '@pledgewatch/identifiers';
 import { z } from 'zod';
-import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
+import { isoDateTime, PAGE_SIZE_MAX, requestExamples } from './common.ts';
 
 /**
  * The monitored portfolio: vehicles by VIN and pledgors by identity document
@@ -173,13 +173,22 @@ export const formVinRowSchema = z.object({
 });
 export type FormVinRow = z.infer<typeof formVinRowSchema>;
 
-export const formVinBodySchema = z.object({
-  rows: z
-    .array(formVinRowSchema)
-    .min(1, { error: 'Добавьте хотя бы одну строку' })
-    .max(FORM_ROWS_MAX, { error: `Не более ${FORM_ROWS_MAX} строк за один раз` })
-    .describe('Одна или несколько строк (например, вставленных из Excel)'),
-});
+export const formVinBodySchema = z
+  .object({
+    rows: z
+      .array(formVinRowSchema)
+      .min(1, { error: 'Добавьте хотя бы одну строку' })
+      .max(FORM_ROWS_MAX, { error: `Не более ${FORM_ROWS_MAX} строк за один раз` })
+      .describe('Одна или несколько строк (например, вставленных из Excel)'),
+  })
+  .meta(
+    requestExamples({
+      rows: [
+        { vin: 'XTA210740P0100001', contractNumber: 'КД-2026/123', label: 'LADA Granta' },
+        { vin: 'Z94CB41AAPR123456', contractNumber: 'КД-2026/124' },
+      ],
+    }),
+  );
 export type FormVinBody = z.infer<typeof formVinBodySchema>;
 
 export const formDocRowSchema = z.object({
@@ -201,12 +210,25 @@ export const formDocRowSchema = z.object({
 });
 export type FormDocRow = z.infer<typeof formDocRowSchema>;
 
-export const formDocBodySchema = z.object({
-  rows: z
-    .array(formDocRowSchema)
-    .min(1, { error: 'Добавьте хотя бы одну строку' })
-    .max(FORM_ROWS_MAX, { error: `Не более ${FORM_ROWS_MAX} строк за один раз` }),
-});
+export const formDocBodySchema = z
+  .object({
+    rows: z
+      .array(formDocRowSchema)
+      .min(1, { error: 'Добавьте хотя бы одну строку' })
+      .max(FORM_ROWS_MAX, { error: `Не более ${FORM_ROWS_MAX} строк за один раз` }),
+  })
+  .meta(
+    requestExamples({
+      rows: [
+        {
+          documentType: 'passport_rf',
+          number: '4506 123456',
+          pledgorName: 'Иванов Иван Иванович',
+          contractNumber: 'КД-2026/123',
+        },
+      ],
+    }),
+  );
 export type FormDocBody = z.infer<typeof formDocBodySchema>;
 
 export const rowProblemSchema = z.object({

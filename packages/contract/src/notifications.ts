@@ -7,7 +7,7 @@ import {
   severitySchema,
   sourceTypeSchema,
 } from './checks.ts';
-import { isoDateTime, PAGE_SIZE_MAX, requiredText } from './common.ts';
+import { isoDateTime, PAGE_SIZE_MAX, requestExamples, requiredText } from './common.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 /**
@@ -359,7 +359,18 @@ export const createNotificationRuleBodySchema = z
     notifyRecovery: ruleFieldsShape.notifyRecovery.default(true),
   })
   .superRefine((value, ctx) => checkRuleMethod(value, ctx))
-  .transform(normaliseRuleTarget);
+  .transform(normaliseRuleTarget)
+  .meta(
+    requestExamples({
+      name: 'АБС: важные события',
+      method: 'webhook',
+      config: {
+        url: 'https://loans.bank.example/pledgewatch/events',
+        secret: 'replace-with-a-long-random-secret',
+      },
+      minSeverity: 'high',
+    }),
+  );
 export type CreateNotificationRuleBody = z.input<typeof createNotificationRuleBodySchema>;
 export type NotificationRuleInput = z.output<typeof createNotificationRuleBodySchema>;
 

@@ -8,7 +8,7 @@ import {
   validateVin,
 } from '@pledgewatch/identifiers';
 import { z } from 'zod';
-import { isoDateTime, PAGE_SIZE_MAX } from './common.ts';
+import { isoDateTime, PAGE_SIZE_MAX, requestExamples } from './common.ts';
 import { calendarDateSchema, isCalendarDay } from './dates.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
@@ -444,7 +444,30 @@ export const pledgeEventInputSchema = z
       }
       seen.add(key);
     });
-  });
+  })
+  .meta(
+    requestExamples({
+      kind: 'creation',
+      notificationDate: '2026-03-02',
+      pledgor: {
+        type: 'individual',
+        lastName: 'Иванов',
+        firstName: 'Иван',
+        middleName: 'Иванович',
+        birthDate: '1980-02-01',
+        documentType: 'passport_rf',
+        documentNumber: '4506 123456',
+      },
+      pledgee: { type: 'company', name: 'ПАО «Банк»', inn: '7707083893', ogrn: '1027700132195' },
+      contract: {
+        name: 'Договор залога',
+        number: 'ДЗ-2026/123',
+        date: '2026-03-02',
+        endDate: '2031-03-02',
+      },
+      vehicles: [{ vin: 'XTA210740P0100001', description: 'LADA Granta, 2023 г.в., белый' }],
+    }),
+  );
 export type PledgeEventInput = z.input<typeof pledgeEventInputSchema>;
 export type PledgeEventData = z.output<typeof pledgeEventInputSchema>;
 
@@ -706,15 +729,19 @@ const eventIdsSchema = z
   .min(1, { error: 'Выберите хотя бы одно событие' })
   .max(5000, { error: 'Не более 5000 событий за раз' });
 
-export const createPledgePackageBodySchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .max(200, { error: M.maxLength(200) })
-    .optional()
-    .describe('Название; пусто — «Пакет № N»'),
-  eventIds: eventIdsSchema.describe('События не из другого пакета'),
-});
+export const createPledgePackageBodySchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .max(200, { error: M.maxLength(200) })
+      .optional()
+      .describe('Название; пусто — «Пакет № N»'),
+    eventIds: eventIdsSchema.describe('События не из другого пакета'),
+  })
+  .meta(
+    requestExamples({ name: 'Уведомления за 2 марта', eventIds: ['0b7a6f2e-3c1d-4e5f-9a8b-7c6d5e4f3a2b'] }),
+  );
 export type CreatePledgePackageBody = z.input<typeof createPledgePackageBodySchema>;
 
 export const packageEventsBodySchema = z.object({ eventIds: eventIdsSchema });
