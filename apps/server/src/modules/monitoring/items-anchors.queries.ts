@@ -60,22 +60,28 @@ async function readAnchors(
 }
 
 /**
- * The kept anchors of `key` unless they are `stale`. Without such, a reading starts (one at a time
- * per key, within the cooldown) and this call returns undefined: the page that asked walks as
- * before rather than wait for a pass over the whole order, and the next pages find the anchors.
+ * The kept anchors of `key` unless they are `stale`; else a fresh reading (one at a time per key:
+ * callers asking meanwhile wait for it rather than each walk the list beside it), unless the
+ * cooldown says the list changes faster than it can be read: then undefined, and the page walks.
  */
-function anchorsFor(
+async function anchorsFor(
   db: Queryable,
   key: string,
   query: { where: string; params: unknown[]; column: string; step: number },
   stale: Anchors | undefined,
-): Anchors | undefined {
+): Promise<Anchors | undefined> {
   const kept = anchorSets.get(key);
   if (kept && kept !== stale) {
     return kept;
   }
+  const running = reading.get(key);
+  if (running) {
+    await running;
+    const read = anchorSets.get(key);
+    return read && read !== stale ? read : undefined;
+  }
   const last = lastReading.get(key);
-  if (reading.has(key) || (last && performance.now() - last.endedAt < ANCHOR_COOLDOWN_FACTOR * last.ms)) {
+  if (last && performance.now() - last.endedAt < ANCHOR_COOLDOWN_FACTOR * last.ms) {
     return undefined;
   }
   const startedAt = performance.now();
@@ -94,7 +100,8 @@ function anchorsFor(
       lastReading.set(key, { endedAt: performance.now(), ms: performance.now() - startedAt });
     });
   reading.set(key, own);
-  return undefined;
+  await own;
+  return anchorSets.get(key);
 }
 
 /** Resolves when the anchor readings under way have ended (tests). */
@@ -125,7 +132,7 @@ export async function anchoredPage<ItemRow extends { id: string }>(
   const key = JSON.stringify([params, query.sort, step]);
   let stale: Anchors | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const anchors = anchorsFor(db, key, { where, params, column, step }, stale);
+    const anchors = await anchorsFor(db, key, { where, params, column, step }, stale);
     if (!anchors) {
       return undefined;
     }

@@ -149,7 +149,7 @@ describe('deep pages of the items list (issue #31)', () => {
       for (const order of ['asc', 'desc'] as const) {
         const { db, queries } = recordingDb();
         const offset = Math.floor((rows * 0.98) / 2);
-        // The first call walks and starts reading the anchors (one pass over the order); the next reads from them.
+        // The first call reads the anchors (one pass over the order); the next reads the page from them.
         await page(db, user, { sort, order, offset, anchorStep: step });
         await anchorsRead();
         queries.length = 0;
