@@ -7,6 +7,7 @@ import {
   createOrganisation,
   createUserAccount,
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
+import { search } from '../apps/server/src/modules/search/search.service.ts';
 import type { BenchContext } from './harness.ts';
 import { percentile } from './harness.ts';
 
@@ -189,7 +190,50 @@ export async function benchItems({ databaseUrl }: BenchContext): Promise<void> {
     console.log(
       `RESULT items rows=${ROWS} cases=${cases.length} p95_ms=${slowest.p95.toFixed(1)} slowest="${slowest.name}" max_ms=${longest.max.toFixed(1)} max_case="${longest.name}" load=${loadBefore.toFixed(1)}→${os.loadavg()[0]!.toFixed(1)}`,
     );
+    await benchSearch({ db, auth });
   } finally {
     await db.end();
   }
+}
+
+/**
+ * The header search (`GET /api/v1/search`: five kinds, each counted up to 1000 and its first five
+ * hits) on the same portfolio: rare and frequent terms, a VIN part and a contract number.
+ */
+async function benchSearch({ db, auth }: Pick<Parameters<typeof search>[0], 'db' | 'auth'>): Promise<void> {
+  const cases: [string, string][] = [
+    ['search box: VIN part', 'u012346'],
+    ['search box: whole VIN', 'xw8an5nhxlk000002'],
+    ['search box: contract', 'кд-2025/0000042'],
+    ['search box: label word, 1/5 of items', 'solaris'],
+    ['search box: every item ("кд-2025")', 'кд-2025'],
+    ['search box: no match', 'qqq999'],
+  ];
+  console.log(`\nHeader search (${RUNS} runs each; target p95 ≤ 100 ms)`);
+  console.log(
+    `${'case'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)} items`,
+  );
+  let slowest = { name: '', p95: 0 };
+  for (const [name, q] of cases) {
+    const latencies: number[] = [];
+    let items = '';
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const result = await search({ db, auth, q, limit: 5 });
+      latencies.push(performance.now() - t0);
+      const group = result.groups.find((found) => found.kind === 'items')!;
+      items = `${group.total}${group.more ? '+' : ''}`;
+    }
+    latencies.sort((a, b) => a - b);
+    const p95 = percentile(latencies, 95);
+    if (p95 > slowest.p95) {
+      slowest = { name, p95 };
+    }
+    console.log(
+      `${name.padEnd(40)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${p95.toFixed(1).padStart(8)} ${latencies.at(-1)!.toFixed(1).padStart(8)} ${items}`,
+    );
+  }
+  console.log(
+    `RESULT search rows=${ROWS} cases=${cases.length} p95_ms=${slowest.p95.toFixed(1)} slowest="${slowest.name}"`,
+  );
 }

@@ -27,6 +27,7 @@ import { notificationRoutes } from './modules/notifications/index.ts';
 import { buildRoutes, platformRoutes } from './modules/platform/index.ts';
 import { pledgeRoutes } from './modules/pledges/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { searchRoutes } from './modules/search/index.ts';
 import { statisticsRoutes } from './modules/statistics/index.ts';
 import { uploadRoutes } from './modules/uploads/index.ts';
 import { currentUserRoutes, memberRoutes, userRoutes } from './modules/users/index.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(dashboardRoutes, { prefix: '/monitoring' });
       await api.register(pledgeRoutes, { config });
       await api.register(apiKeyRoutes, { prefix: '/api-keys' });
+      await api.register(searchRoutes, { prefix: '/search' });
     },
     { prefix: '/api/v1' },
   );

@@ -945,6 +945,7 @@ CREATE INDEX notification_digest_items_run_idx ON public.notification_digest_ite
 CREATE INDEX notification_rules_org_idx ON public.notification_rules USING btree (organisation_id, created_at, id);
 CREATE INDEX one_time_checks_identifier_idx ON public.one_time_checks USING btree (organisation_id, identifier);
 CREATE INDEX one_time_checks_org_created_idx ON public.one_time_checks USING btree (organisation_id, created_at DESC, id);
+CREATE INDEX one_time_checks_search_idx ON public.one_time_checks USING gin (lower(((number || ' '::text) || identifier)) gin_trgm_ops);
 CREATE INDEX pledge_event_corrections_event_idx ON public.pledge_event_corrections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_event_idx ON public.pledge_event_rejections USING btree (event_id, id);
 CREATE INDEX pledge_event_rejections_package_idx ON public.pledge_event_rejections USING btree (package_id);
@@ -953,6 +954,7 @@ CREATE INDEX pledge_events_org_date_idx ON public.pledge_events USING btree (org
 CREATE INDEX pledge_events_package_idx ON public.pledge_events USING btree (package_id);
 CREATE INDEX pledge_events_pledge_idx ON public.pledge_events USING btree (pledge_id, notification_date, created_at);
 CREATE INDEX pledge_events_pledgor_idx ON public.pledge_events USING gin (lower(((pledgor_name || ' '::text) || pledgor_identifier)) gin_trgm_ops);
+CREATE INDEX pledge_events_search_idx ON public.pledge_events USING gin (pw_pledge_event_search_text(contract_number, registration_number, registered_number, pledgor_identifier, vins) gin_trgm_ops);
 CREATE INDEX pledge_events_vins_idx ON public.pledge_events USING gin (vins);
 CREATE INDEX pledge_package_history_package_idx ON public.pledge_package_history USING btree (package_id, id);
 CREATE INDEX pledge_packages_org_idx ON public.pledge_packages USING btree (organisation_id, created_at DESC);
@@ -1248,6 +1250,15 @@ BEGIN
   DELETE FROM statistics_labels WHERE organisation_id = OLD.id;
   RETURN NULL;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.pw_pledge_event_search_text(contract_number text, registration_number text, registered_number text, pledgor_identifier text, vins text[])
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT lower(contract_number || ' ' || coalesce(registration_number, '') || ' ' || coalesce(registered_number, '')
+               || ' ' || pledgor_identifier || ' ' || array_to_string(vins, ' '))
+$function$;
 
 CREATE OR REPLACE FUNCTION public.pw_uuid_v7()
  RETURNS uuid

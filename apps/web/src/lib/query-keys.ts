@@ -46,6 +46,9 @@ export const queryKeys = {
     deliveryList: <Q>(query: Q) => ['notifications', 'deliveries', query] as const,
     additionalMethods: ['notifications', 'methods-additional'] as const,
   },
+  search: {
+    results: <Q>(query: Q) => ['search', query] as const,
+  },
   events: {
     all: ['events'] as const,
     list: <Q>(query: Q) => ['events', 'list', query] as const,
@@ -55,6 +58,7 @@ export const queryKeys = {
     event: (id: string) => ['pledges', 'event', id] as const,
     events: <Q>(query: Q) => ['pledges', 'events', query] as const,
     packages: <Q>(query: Q) => ['pledges', 'packages', query] as const,
+    package: (id: string) => ['pledges', 'package', id] as const,
   },
   news: {
     all: ['news'] as const,

@@ -8,6 +8,7 @@ import { newsEndpoints } from './news.ts';
 import { notificationEndpoints } from './notifications.ts';
 import { auditEndpoints, platformEndpoints } from './platform.ts';
 import { pledgeEndpoints } from './pledges.ts';
+import { searchEndpoints } from './search.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { memberEndpoints, userEndpoints } from './user.ts';
 
@@ -20,6 +21,7 @@ export * from './news.ts';
 export * from './notifications.ts';
 export * from './platform.ts';
 export * from './pledges.ts';
+export * from './search.ts';
 export * from './uploads.ts';
 export * from './user.ts';
 
@@ -38,6 +40,7 @@ export const endpointCatalogue = {
   notifications: notificationEndpoints,
   pledges: pledgeEndpoints,
   apiKeys: apiKeyEndpoints,
+  search: searchEndpoints,
 };
 
 export const allEndpoints = (): EndpointDefinition[] =>

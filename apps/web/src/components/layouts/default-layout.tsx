@@ -7,7 +7,7 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { DRAWER_WIDTH } from '@/config/constants';
 import { paths } from '@/config/paths';
@@ -19,8 +19,11 @@ import { PageTransition } from './page-transition';
 import { ThemeToggle } from './theme-toggle';
 import { UserBadge } from './user-badge';
 
-/** App bar + navigation drawer around every signed-in screen; `navBadges` decorate nav icons. */
-export function DefaultLayout({ navBadges }: { navBadges?: NavBadges }) {
+/**
+ * App bar + navigation drawer around every signed-in screen; `navBadges` decorate nav icons and
+ * `search` is the header's search box (a feature, passed in by the app layer).
+ */
+export function DefaultLayout({ navBadges, search }: { navBadges?: NavBadges; search?: ReactNode }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const user = useUser();
   const navigate = useNavigate();
@@ -56,6 +59,7 @@ export function DefaultLayout({ navBadges }: { navBadges?: NavBadges }) {
           >
             {texts.app.name}
           </Typography>
+          {search}
           {user && <UserBadge user={user} />}
           <ThemeToggle />
           <Button

@@ -105,6 +105,7 @@ export const texts = {
     packages: {
       empty: 'Пакетов пока нет: они создаются при загрузке файла или из выбранных событий реестра.',
       number: (n: number) => `№ ${n}`,
+      allPackages: '← Все пакеты',
       events: (n: number) => `событий: ${n}`,
       registered: (n: number, total: number) => `с номерами: ${n} из ${total}`,
       createdBy: (name: string, at: string) => `создал ${name}, ${at}`,

@@ -5,6 +5,7 @@ import { DefaultLayout } from '@/components/layouts/default-layout';
 import { NAV_HREFS, type NavBadges } from '@/components/layouts/nav-items';
 import { getAuthHref, paths } from '@/config/paths';
 import { NewsUnreadBadge } from '@/features/news/components/news-unread-badge';
+import { HeaderSearch } from '@/features/search/components/header-search';
 import { isApiError } from '@/lib/api-client';
 import { meQueryOptions } from '@/lib/auth';
 import { mayHaveSession } from '@/lib/auth-token';
@@ -38,5 +39,5 @@ export default function DefaultLayoutRoute() {
   usePreloadInBackground(NAV_HREFS);
   // Signed-in screens show toasts (saved, deleted, failed…): mount the container.
   useEffect(requestToastHost, []);
-  return <DefaultLayout navBadges={NAV_BADGES} />;
+  return <DefaultLayout navBadges={NAV_BADGES} search={<HeaderSearch />} />;
 }

@@ -6,6 +6,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
@@ -33,7 +34,22 @@ export default function EventsTablePage() {
   const [filters, setFilters] = useState<Filters>({});
   const { page, pageSize, setPage, onChange } = usePagination(25);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [openId, setOpenId] = useState<string | null>(null);
+  // The open notification lives in the URL, so a link (the header search) opens it.
+  const [params, setParams] = useSearchParams();
+  const openId = params.get('event');
+  const setOpenId = (id: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id) {
+          next.set('event', id);
+        } else {
+          next.delete('event');
+        }
+        return next;
+      },
+      { replace: true },
+    );
   const [adding, setAdding] = useState(false);
   const debounced = useDebouncedValue(filters, 300);
   const events = usePledgeEvents({ ...debounced, page, pageSize });

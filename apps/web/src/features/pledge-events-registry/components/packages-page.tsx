@@ -23,6 +23,7 @@ import {
   pledgeEndpoints,
 } from '@pledgewatch/contract';
 import { useRef, useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ServerPagination } from '@/components/ui/server-pagination';
@@ -32,6 +33,7 @@ import { useUser } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { usePagination } from '@/lib/pagination';
 import { useDownloadRegistryXml } from '../api/download-registry-xml';
+import { usePledgePackage } from '../api/get-pledge-package';
 import { usePledgePackages } from '../api/get-pledge-packages';
 import { useImportRegistrationNumbers } from '../api/import-registration-numbers';
 import { useImportRegistryResults } from '../api/import-registry-results';
@@ -62,6 +64,31 @@ const STATUS_COLORS: Record<string, 'default' | 'info' | 'warning' | 'success' |
 
 /** Packages of notifications and their lifecycle: draft → ready (a second person approves) → sent → registered | rejected. */
 export default function PackagesPage() {
+  const [params] = useSearchParams();
+  const linked = params.get('package');
+  return linked ? <LinkedPackage id={linked} /> : <PackagesList />;
+}
+
+/** One package opened by a link (`?package=<id>`, e.g. from the header search), with a way back to all. */
+function LinkedPackage({ id }: { id: string }) {
+  const found = usePledgePackage(id);
+  return (
+    <Stack spacing={2}>
+      <Button component={RouterLink} to="?" sx={{ alignSelf: 'flex-start' }}>
+        {t.allPackages}
+      </Button>
+      {found.isPending ? (
+        <Skeleton variant="rounded" height={200} />
+      ) : found.isError ? (
+        <Alert severity="error">{getErrorMessage(found.error)}</Alert>
+      ) : (
+        <PackageCard item={found.data} />
+      )}
+    </Stack>
+  );
+}
+
+function PackagesList() {
   const { page, pageSize, onChange } = usePagination(PACKAGES_PAGE_SIZE);
   const packages = usePledgePackages({ page, pageSize });
   if (packages.isPending) {

@@ -1,0 +1,14 @@
+import { type PledgePackageDetail, pledgeEndpoints } from '@pledgewatch/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callEndpoint } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+
+export const getPledgePackage = (id: string): Promise<PledgePackageDetail> =>
+  callEndpoint(pledgeEndpoints.package, { params: { id } });
+
+export const pledgePackageQueryOptions = (id: string) =>
+  queryOptions({ queryKey: queryKeys.pledges.package(id), queryFn: () => getPledgePackage(id) });
+
+/** One package (a link to it, e.g. from the header search); off without an id. */
+export const usePledgePackage = (id: string | null) =>
+  useQuery({ ...pledgePackageQueryOptions(id ?? ''), enabled: id !== null });
