@@ -504,6 +504,22 @@ export const markEventsReadBodySchema = z.object({
 export type MarkEventsReadBody = z.input<typeof markEventsReadBodySchema>;
 export const markEventsReadResponseSchema = z.object({ updated: z.number().int() });
 
+/** The events list's filter without its page and order: what «everything matching the filter» means. */
+export const eventsFilterSchema = eventsQuerySchema.omit({
+  page: true,
+  pageSize: true,
+  sort: true,
+  order: true,
+});
+export type EventsFilter = z.input<typeof eventsFilterSchema>;
+export const markEventsReadByFilterBodySchema = z.object({
+  filter: eventsFilterSchema
+    .default({})
+    .describe('Фильтр списка событий, как в GET /monitoring/events/items'),
+  read: z.boolean({ error: 'Укажите, прочитаны события или нет' }).default(true),
+});
+export type MarkEventsReadByFilterBody = z.input<typeof markEventsReadByFilterBodySchema>;
+
 // ─── Check runs ─────────────────────────────────────────────────────────────────────────────
 
 export const CHECK_RUN_STATUSES = [

@@ -79,6 +79,21 @@ export const reportQuerySchema = z
       .max(200, { error: 'Максимальная длина — 200 симв.' })
       .optional()
       .describe('events, portfolio: метка объекта содержит строку'),
+    // The events list's own filters, so the list downloads exactly what it shows.
+    search: z
+      .string()
+      .trim()
+      .max(100, { error: 'Максимальная длина — 100 симв.' })
+      .optional()
+      .describe('events: поиск по VIN/номеру документа, метке, номеру договора, как в списке событий'),
+    itemId: z
+      .uuid({ error: 'Неверный идентификатор объекта' })
+      .optional()
+      .describe('events: события объекта'),
+    runId: z
+      .uuid({ error: 'Неверный идентификатор проверки' })
+      .optional()
+      .describe('events: события проверки'),
   })
   .superRefine((query, context) => {
     if (query.kind === 'events' || query.kind === 'one_time_checks') {

@@ -95,6 +95,10 @@ export function eventsReportSql(filter: {
   itemKind: string | null;
   read: boolean | null;
   labelPattern: string | null;
+  itemId?: string | null;
+  runId?: string | null;
+  /** The events list's search: lower case, without spaces and dashes, as a LIKE pattern. */
+  searchPattern?: string | null;
 }): ReportSql {
   return {
     columns: `${MOSCOW('e.detected_at')} AS detected, e.event_type, e.severity, e.source_type, i.kind, i.document_type,
@@ -104,7 +108,10 @@ export function eventsReportSql(filter: {
       WHERE e.organisation_id = $1 AND e.detected_at >= $2 AND e.detected_at < $3
         AND ($4::text[] IS NULL OR e.event_type = ANY($4)) AND ($5::text[] IS NULL OR e.severity = ANY($5))
         AND ($6::text[] IS NULL OR e.source_type = ANY($6)) AND ($7::text IS NULL OR i.kind = $7)
-        AND ($8::boolean IS NULL OR (e.read_at IS NOT NULL) = $8) AND ($9::text IS NULL OR lower(i.label) LIKE $9)`,
+        AND ($8::boolean IS NULL OR (e.read_at IS NOT NULL) = $8) AND ($9::text IS NULL OR lower(i.label) LIKE $9)
+        AND ($10::uuid IS NULL OR e.item_id = $10) AND ($11::uuid IS NULL OR e.run_id = $11)
+        AND ($12::text IS NULL OR lower(i.identifier) LIKE $12 OR lower(i.label) LIKE $12
+             OR lower(i.contract_number) LIKE $12 OR lower(e.finding_key) LIKE $12)`,
     orderBy: 'e.detected_at DESC, e.id DESC',
     params: [
       filter.organisationId,
@@ -116,6 +123,9 @@ export function eventsReportSql(filter: {
       filter.itemKind,
       filter.read,
       filter.labelPattern,
+      filter.itemId ?? null,
+      filter.runId ?? null,
+      filter.searchPattern ?? null,
     ],
   };
 }

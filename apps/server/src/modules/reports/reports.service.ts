@@ -215,6 +215,10 @@ export function definitionOf(query: ReportQuery, organisationId: string): Report
           itemKind: query.itemKind ?? null,
           read: query.read ?? null,
           labelPattern: likePattern(query.label),
+          itemId: query.itemId ?? null,
+          runId: query.runId ?? null,
+          // As the events list searches: spaces and dashes are not part of identifiers.
+          searchPattern: likePattern(query.search?.replace(/[\s-]+/g, '')),
         }),
         toCells: ((row: EventReportRow) => [
           row.detected,

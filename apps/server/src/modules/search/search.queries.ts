@@ -55,18 +55,6 @@ export interface ItemHitRow {
   status: 'active' | 'paused' | 'archived';
 }
 
-export function searchItems(db: Queryable, filter: SearchFilter): Promise<Counted<ItemHitRow>> {
-  return counted(
-    db,
-    `WITH found AS MATERIALIZED (
-       SELECT id, kind, document_type, identifier, label, contract_number, status, created_at FROM monitoring_items
-        WHERE organisation_id = $1 AND ${ITEM_MATCH(filter)} LIMIT $2)
-     SELECT id, kind, document_type, identifier, label, contract_number, status, (SELECT count(*) FROM found)::int AS total
-       FROM found ORDER BY lower(identifier) = $4 DESC, created_at DESC, id LIMIT $3`,
-    params(filter),
-  );
-}
-
 export interface EventHitRow {
   id: string;
   item_id: string;
@@ -74,28 +62,50 @@ export interface EventHitRow {
   item_identifier: string;
   item_label: string | null;
   event_type: string;
-  detected_at: Date;
-  /** Items matched (up to the cap + 1): above the cap the events' count is of the first items only. */
-  items: number;
+  /** ISO text (read through json). */
+  detected_at: string;
 }
 
-/** Events of the matched items (the events list's search reads the same item text), newest first. */
-export function searchEvents(db: Queryable, filter: SearchFilter): Promise<Counted<EventHitRow>> {
-  return counted(
-    db,
-    `WITH items AS MATERIALIZED (
-       SELECT id, kind, identifier, label FROM monitoring_items
+/**
+ * Items and the events of the same items in one statement: the trigram match, the costly part for a
+ * frequent term, is done once. `itemsCapped`: more items matched than the cap, so the events counted
+ * are those of the first items only.
+ */
+export async function searchItemsAndEvents(
+  db: Queryable,
+  filter: SearchFilter,
+): Promise<{ items: Counted<ItemHitRow>; events: Counted<EventHitRow> }> {
+  const { rows } = await db.query<{
+    items: ItemHitRow[];
+    item_total: number;
+    events: EventHitRow[];
+    event_total: number;
+  }>(
+    `WITH found AS MATERIALIZED (
+       SELECT id, kind, document_type, identifier, label, contract_number, status, created_at FROM monitoring_items
         WHERE organisation_id = $1 AND ${ITEM_MATCH(filter)} LIMIT $2),
-     found AS MATERIALIZED (
-       SELECT e.id, e.item_id, e.event_type, e.detected_at FROM items i
-         JOIN monitoring_events e ON e.item_id = i.id AND e.organisation_id = $1 LIMIT $2)
-     SELECT f.id, f.item_id, i.kind AS item_kind, i.identifier AS item_identifier, i.label AS item_label,
-            f.event_type, f.detected_at, (SELECT count(*) FROM found)::int AS total,
-            (SELECT count(*) FROM items)::int AS items
-       FROM found f JOIN items i ON i.id = f.item_id
-      ORDER BY lower(i.identifier) = $4 DESC, f.detected_at DESC, f.id LIMIT $3`,
+     found_events AS MATERIALIZED (
+       SELECT e.id, e.item_id, e.event_type, e.detected_at FROM found i
+         JOIN monitoring_events e ON e.item_id = i.id AND e.organisation_id = $1 LIMIT $2),
+     item_hits AS (
+       SELECT id, kind, document_type, identifier, label, contract_number, status FROM found
+        ORDER BY lower(identifier) = $4 DESC, created_at DESC, id LIMIT $3),
+     event_hits AS (
+       SELECT f.id, f.item_id, i.kind AS item_kind, i.identifier AS item_identifier, i.label AS item_label,
+              f.event_type, f.detected_at
+         FROM found_events f JOIN found i ON i.id = f.item_id
+        ORDER BY lower(i.identifier) = $4 DESC, f.detected_at DESC, f.id LIMIT $3)
+     SELECT (SELECT coalesce(json_agg(item_hits), '[]') FROM item_hits) AS items,
+            (SELECT count(*) FROM found)::int AS item_total,
+            (SELECT coalesce(json_agg(event_hits), '[]') FROM event_hits) AS events,
+            (SELECT count(*) FROM found_events)::int AS event_total`,
     params(filter),
   );
+  const row = rows[0]!;
+  return {
+    items: { rows: row.items, total: row.item_total },
+    events: { rows: row.events, total: row.event_total },
+  };
 }
 
 export interface PledgeEventHitRow {

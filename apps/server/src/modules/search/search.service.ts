@@ -21,8 +21,7 @@ import { formatMoscowDate } from '../../lib/moscow-time.ts';
 import {
   type Counted,
   type SearchFilter,
-  searchEvents,
-  searchItems,
+  searchItemsAndEvents,
   searchOneTimeChecks,
   searchPackages,
   searchPledgeEvents,
@@ -64,8 +63,11 @@ export async function search(options: {
   limit: number;
 }): Promise<SearchResponse> {
   const typed = options.q.trim().toLowerCase();
-  // Identifiers and numbers are stored without spaces and dashes: «45 06 123456» finds «4506123456».
-  const compact = typed.replace(/[\s\-–—№]+/g, '');
+  // VINs and document numbers are stored without spaces and dashes: «45 06 123456» finds «4506123456».
+  // Only a query that can be one of them gets that second pattern (each costs a trigram index scan);
+  // a contract or registration number is matched as typed.
+  const stripped = typed.replace(/[\s\-–—№]+/g, '');
+  const compact = /^[0-9a-z]+$/.test(stripped) ? stripped : typed;
   const filter: SearchFilter = {
     organisationId: options.auth.organisationId,
     patterns:
@@ -77,9 +79,8 @@ export async function search(options: {
     cap: SEARCH_COUNT_CAP,
   };
   const number = /^\d{1,9}$/.test(compact) ? Number(compact) : null;
-  const [items, events, pledgeEvents, packages, checks] = await Promise.all([
-    searchItems(options.db, filter),
-    searchEvents(options.db, filter),
+  const [{ items, events }, pledgeEvents, packages, checks] = await Promise.all([
+    searchItemsAndEvents(options.db, filter),
     searchPledgeEvents(options.db, filter),
     searchPackages(options.db, { ...filter, number }),
     searchOneTimeChecks(options.db, filter),
@@ -117,10 +118,10 @@ export async function search(options: {
             ),
             itemId: row.item_id,
             itemKind: row.item_kind,
-            at: row.detected_at.toISOString(),
+            at: new Date(row.detected_at).toISOString(),
           }),
         // Past the cap of items only the first items' events were counted.
-        (events.rows[0]?.items ?? 0) > SEARCH_COUNT_CAP,
+        items.total > SEARCH_COUNT_CAP,
       ),
       group('pledgeEvents', pledgeEvents, (row) =>
         hit({

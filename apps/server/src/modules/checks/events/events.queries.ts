@@ -69,10 +69,8 @@ function orderBy(sort: EventSortKey, order: 'asc' | 'desc'): string {
 const SEARCH_CONDITION = `($9::text IS NULL OR lower(i.identifier) LIKE $9 OR lower(i.label) LIKE $9
          OR lower(i.contract_number) LIKE $9 OR lower(e.finding_key) LIKE $9)`;
 
-export async function findEvents(
-  db: Queryable,
-  filter: EventFilter & { limit: number; offset: number; sort?: EventSortKey; order?: 'asc' | 'desc' },
-): Promise<{ items: EventRow[]; total: number; unread: number }> {
+/** The list's filter as SQL over `monitoring_events e` joined to its item `i`: parameters $1–$10. */
+function eventFilterSql(filter: EventFilter): { where: string; params: unknown[] } {
   const search = filter.search ? filter.search.replace(/[\s-]+/g, '').toLowerCase() : null;
   const params = [
     filter.organisationId,
@@ -93,6 +91,14 @@ export async function findEvents(
     AND ($8::boolean IS NULL OR (e.read_at IS NOT NULL) = $8)
     AND ${SEARCH_CONDITION}
     AND ($10::uuid IS NULL OR e.run_id = $10)`;
+  return { where, params };
+}
+
+export async function findEvents(
+  db: Queryable,
+  filter: EventFilter & { limit: number; offset: number; sort?: EventSortKey; order?: 'asc' | 'desc' },
+): Promise<{ items: EventRow[]; total: number; unread: number }> {
+  const { where, params } = eventFilterSql(filter);
   const [items, total, unread] = await Promise.all([
     db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM monitoring_events e JOIN monitoring_items i ON i.id = e.item_id
@@ -219,6 +225,26 @@ export async function setEventsRead(
         SET read_at = CASE WHEN $3 THEN coalesce(read_at, now()) END, read_by = CASE WHEN $3 THEN $4::uuid END
       WHERE organisation_id = $1 AND id = ANY($2::uuid[])`,
     [input.organisationId, input.ids, input.read, input.userId],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Marks every event the list's filter matches read (or unread) in one statement: the filter, not a
+ * list of ids, crosses the wire. Events already in that state are left as they are (their read time
+ * and reader stay, and the unread rollup's triggers see no change).
+ */
+export async function setEventsReadByFilter(
+  db: Queryable,
+  input: { filter: EventFilter; read: boolean; userId: string },
+): Promise<number> {
+  const { where, params } = eventFilterSql(input.filter);
+  const { rowCount } = await db.query(
+    `UPDATE monitoring_events e
+        SET read_at = CASE WHEN $11 THEN now() END, read_by = CASE WHEN $11 THEN $12::uuid END
+       FROM monitoring_items i
+      WHERE i.id = e.item_id AND ${where} AND (e.read_at IS NULL) = $11`,
+    [...params, input.read, input.userId],
   );
   return rowCount ?? 0;
 }

@@ -1,4 +1,4 @@
-import type { eventsQuerySchema } from '@pledgewatch/contract';
+import type { eventsFilterSchema, eventsQuerySchema } from '@pledgewatch/contract';
 import {
   EVENT_TYPES,
   type EventsQuery,
@@ -19,6 +19,7 @@ import {
   findEvents as findEventRows,
   getItemSnapshots,
   setEventsRead,
+  setEventsReadByFilter,
 } from './events.queries.ts';
 
 export type { EventsQuery };
@@ -81,6 +82,33 @@ export async function markEventsRead(options: {
   const updated = await setEventsRead(options.db, {
     organisationId: options.auth.organisationId,
     ids: options.ids,
+    read: options.read,
+    userId: options.auth.userId,
+  });
+  return { updated };
+}
+
+/** Every event the list's filter matches, marked read or unread (`updated`: how many changed). */
+export async function markEventsReadByFilter(options: {
+  db: pg.Pool;
+  auth: AuthContext;
+  filter: z.infer<typeof eventsFilterSchema>;
+  read: boolean;
+}): Promise<{ updated: number }> {
+  const { filter } = options;
+  const updated = await setEventsReadByFilter(options.db, {
+    filter: {
+      organisationId: options.auth.organisationId,
+      from: filter.from,
+      to: filter.to,
+      types: filter.type,
+      severities: filter.severity,
+      sources: filter.source,
+      itemId: filter.itemId,
+      runId: filter.runId,
+      read: filter.read,
+      search: filter.search,
+    },
     read: options.read,
     userId: options.auth.userId,
   });

@@ -1,6 +1,7 @@
 import DraftsOutlinedIcon from '@mui/icons-material/DraftsOutlined';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import MarkEmailUnreadOutlinedIcon from '@mui/icons-material/MarkEmailUnreadOutlined';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -21,6 +22,13 @@ import { type EventsView, naturalOrder } from './use-events-view';
 const t = texts.events;
 
 type EventColumnsOptions = {
+  /** Checkboxes to choose events for a bulk action (left out for a viewer). */
+  selection?: {
+    isSelected: (event: MonitoringEvent) => boolean;
+    onToggle: (event: MonitoringEvent) => void;
+    allSelected: boolean;
+    onToggleAll: () => void;
+  };
   isPending: (event: MonitoringEvent) => boolean;
   onToggleRead: (event: MonitoringEvent) => void;
   onOpen: (event: MonitoringEvent) => void;
@@ -59,8 +67,33 @@ const sortable = (
 
 /** The events' columns; on a phone card what changed (before → after) comes first. */
 export function eventColumns(options: EventColumnsOptions): ResponsiveColumn<MonitoringEvent>[] {
-  const { isPending, onToggleRead, onOpen } = options;
+  const { isPending, onToggleRead, onOpen, selection } = options;
+  const select: ResponsiveColumn<MonitoringEvent>[] = selection
+    ? [
+        {
+          id: 'select',
+          header: (
+            <Checkbox
+              checked={selection.allSelected}
+              onChange={selection.onToggleAll}
+              slotProps={{ input: { 'aria-label': t.bulk.selectAll } }}
+            />
+          ),
+          card: 'leading',
+          padding: 'checkbox',
+          stopClick: true,
+          cell: (event) => (
+            <Checkbox
+              checked={selection.isSelected(event)}
+              onChange={() => selection.onToggle(event)}
+              slotProps={{ input: { 'aria-label': t.bulk.select(displayIdentifier(event.item)) } }}
+            />
+          ),
+        },
+      ]
+    : [];
   return [
+    ...select,
     {
       id: 'item',
       header: t.columns.item,

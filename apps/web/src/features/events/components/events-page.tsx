@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import { EVENT_SORT_KEYS, type EventSortKey, type MonitoringEvent } from '@pledgewatch/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { CardSortField } from '@/components/ui/card-sort-field';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
@@ -14,11 +14,13 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { TableQueryState } from '@/components/ui/table-states';
 import { texts } from '@/features/events/texts';
 import { getErrorMessage } from '@/lib/api-client';
+import { useUser } from '@/lib/auth';
 import { formatNumber } from '@/lib/format';
 import { useEvents } from '../api/get-events';
 import { useMarkEventsRead } from '../api/mark-events-read';
 import { eventColumns } from './event-columns';
 import { EventDetailDialog } from './event-detail-dialog';
+import { EventsBulkActions } from './events-bulk-actions';
 import { EventsFilters } from './events-filters';
 import {
   activeFilterCount,
@@ -37,12 +39,35 @@ export default function EventsPage() {
   const events = useEvents(toEventsQuery(view));
   const mark = useMarkEventsRead({ onError: (error) => toast.error(getErrorMessage(error)) });
   const [opened, setOpened] = useState<MonitoringEvent | null>(null);
+  const canWrite = useUser()?.role !== 'viewer';
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const items = events.data?.items ?? [];
+  const listKey = JSON.stringify(toEventsQuery(view));
+  // A choice belongs to the rows on screen: another page or filter starts afresh.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever the list's query changes
+  useEffect(() => setSelected(new Set()), [listKey]);
+  const allSelected = items.length > 0 && items.every((event) => selected.has(event.id));
+  const toggleSelected = (event: MonitoringEvent) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(event.id)) {
+        next.add(event.id);
+      }
+      return next;
+    });
   const unreadOnPage = items.filter((event) => !event.read).map((event) => event.id);
 
   const toggle = (event: MonitoringEvent) => mark.mutate({ ids: [event.id], read: !event.read });
   const sortBy = (column: EventSortKey, order: 'asc' | 'desc') => update(sortChanges(column, order));
   const columns = eventColumns({
+    selection: canWrite
+      ? {
+          isSelected: (event) => selected.has(event.id),
+          onToggle: toggleSelected,
+          allSelected,
+          onToggleAll: () => setSelected(allSelected ? new Set() : new Set(items.map((event) => event.id))),
+        }
+      : undefined,
     isPending: (event) => mark.isPending && (mark.variables?.ids.includes(event.id) ?? false),
     onToggleRead: toggle,
     onOpen: setOpened,
@@ -85,6 +110,12 @@ export default function EventsPage() {
             {view.runId && <Chip label={t.filters.runOnly} onDelete={() => update({ runId: null })} />}
           </Stack>
         )}
+        <EventsBulkActions
+          view={view}
+          selected={[...selected]}
+          canWrite={canWrite}
+          onDone={() => setSelected(new Set())}
+        />
         <TableQueryState query={events} />
         <ResponsiveTable
           rows={items}
