@@ -133,7 +133,7 @@ function SearchPanel({ onClose }: { onClose: () => void }) {
     } else if (event.key === 'Enter' && options[active]) {
       event.preventDefault();
       onClose();
-      navigate(options[active]);
+      void navigate(options[active]);
     }
   };
 
