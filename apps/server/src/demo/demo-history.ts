@@ -96,16 +96,19 @@ export async function seedDemoHistory(context: HistoryContext, organisationId: s
     await backdateSince(db, { organisationId, since, days });
     return result;
   };
+  // The history's runs read the demo datasets even where a provider is configured: the past cannot
+  // be asked of a provider, and a first start must not spend its requests (or its rate limit).
+  const runConfig = { ...config, remoteSources: {} };
   const finishRun = async (runId: string) => {
-    await planCheckRun({ db, queue, config, runId });
+    await planCheckRun({ db, queue, config: runConfig, runId });
     for (const batchNo of await listBatchNumbers(db, runId)) {
-      await processCheckBatch({ db, config, queue, runId, batchNo, lastAttempt: true });
+      await processCheckBatch({ db, config: runConfig, queue, runId, batchNo, lastAttempt: true });
     }
   };
   const checkRun = async (trigger: 'manual' | 'scheduled') => {
     const run = await startCheckRun({
       db,
-      config,
+      config: runConfig,
       queue,
       organisationId,
       trigger,
