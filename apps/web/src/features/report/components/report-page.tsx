@@ -35,7 +35,7 @@ import {
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
-import { DateField } from '@/components/ui/date-field';
+import { DATE_PAIR_DIRECTION, DateField } from '@/components/ui/date-field';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
@@ -309,7 +309,7 @@ function PeriodSection({
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
-        <Stack direction="row" spacing={1}>
+        <Stack direction={DATE_PAIR_DIRECTION} spacing={1}>
           <DateField
             sx={{ flex: 1, minWidth: 0 }}
             size="small"

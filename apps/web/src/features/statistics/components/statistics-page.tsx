@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { STATISTICS_GROUPINGS, type StatisticsGrouping } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { EventTypeSelect, SourceSelect } from '@/components/events/event-filter-selects';
-import { DateField } from '@/components/ui/date-field';
+import { DATE_PAIR_DIRECTION, DateField } from '@/components/ui/date-field';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
@@ -93,7 +93,7 @@ export default function StatisticsPage() {
                 </ToggleButton>
               ))}
             </ToggleButtonGroup>
-            <Stack direction="row" spacing={1}>
+            <Stack direction={DATE_PAIR_DIRECTION} spacing={1}>
               <DateField
                 sx={{ flex: 1, minWidth: 0 }}
                 size="small"
