@@ -42,10 +42,11 @@ test.describe('on a phone', () => {
     const cards = page.getByRole('list', { name: 'События' }).getByTestId('event-row');
     await expect(cards.first()).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
-    // What changed opens the card, before its object and fields.
-    const firstBlock = cards.first().locator('[data-card-role]').first();
-    await expect(firstBlock).toHaveAttribute('data-card-role', 'beforeAfter');
-    await expect(firstBlock).toHaveText(/→|Новая запись|Запись исчезла|.+/);
+    // The card leads with its item and event; what changed follows.
+    const blocks = cards.first().locator('[data-card-role]');
+    await expect(blocks.first()).toHaveAttribute('data-card-role', 'title');
+    await expect(blocks.nth(1)).toHaveAttribute('data-card-role', 'beforeAfter');
+    await expect(blocks.nth(1)).toHaveText(/→|Новая запись|Запись исчезла|.+/);
     await expectNoSidewaysScroll(page);
 
     // The filters wait behind one button until asked for.

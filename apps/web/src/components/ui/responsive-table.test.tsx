@@ -62,7 +62,7 @@ describe('ResponsiveTable', () => {
     expect(html).not.toContain('<ul');
   });
 
-  it('renders one card per row on phones: before → after first, then the title, fields and caption', async () => {
+  it('renders one card per row on phones: the title first, then before → after, fields and caption', async () => {
     const html = await render('cards');
     expect(html).not.toContain('<table');
     const cards = html.split('data-testid="change-row"').slice(1);
@@ -70,7 +70,8 @@ describe('ResponsiveTable', () => {
     expect(html).toContain('data-vin="WDB12345678901234"');
     const first = visibleText((cards[0] ?? '').replace(/^[^>]*>/, ''));
     // Nothing of the second card leaks into the first one's text.
-    expect(first.startsWith('нет залога → залог XTA21703080123456')).toBe(true);
+    // The card leads with its object; what changed follows it.
+    expect(first.startsWith('XTA21703080123456 нет залога → залог')).toBe(true);
     expect(first).toContain('Источник Реестр залогов');
     expect(first).toContain('23.11.2026, 10:00 МСК');
     expect(first.indexOf('Источник')).toBeLessThan(first.indexOf('23.11.2026'));

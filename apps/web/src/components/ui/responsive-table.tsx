@@ -16,9 +16,10 @@ import { Fragment, type MouseEvent, type ReactNode } from 'react';
 import { TableEmptyRow } from './table-states';
 
 /**
- * Where a column goes on a phone card: `beforeAfter` opens the card (what changed), `leading` (a
- * checkbox) and `title` head it with `actions` at its right, `primary` fields follow as «label: value»
- * lines, `secondary` ones share one grey caption line, `hidden` ones are left out.
+ * Where a column goes on a phone card: `leading` (a checkbox) and `title` head it with `actions` (a
+ * status chip, never cut) at its right, `beforeAfter` (what changed) follows the title, `primary`
+ * fields follow as «label: value» lines, `secondary` ones share one grey caption line, `hidden` ones
+ * are left out.
  */
 export type CardRole = 'beforeAfter' | 'leading' | 'title' | 'primary' | 'secondary' | 'actions' | 'hidden';
 
@@ -238,11 +239,6 @@ function CardList<Row>({
               {...dataAttributes(options)}
             >
               <Stack spacing={1}>
-                {roles.beforeAfter.map((column) => (
-                  <Box key={column.id} data-card-role="beforeAfter">
-                    {content(column, row)}
-                  </Box>
-                ))}
                 {(roles.leading.length > 0 || roles.title.length > 0 || roles.actions.length > 0) && (
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
                     {roles.leading.map((column) => (
@@ -250,18 +246,29 @@ function CardList<Row>({
                         {content(column, row)}
                       </Box>
                     ))}
-                    <Box sx={{ flex: 1, minWidth: 0 }} data-card-role="title">
+                    {/* A long title (a VIN kept on one line in the table) wraps here instead of running
+                        under the status chip at its right. */}
+                    <Box
+                      sx={{ flex: 1, minWidth: 0, '&& *': { whiteSpace: 'normal' } }}
+                      data-card-role="title"
+                    >
                       {roles.title.map((column) => (
                         <Box key={column.id}>{content(column, row)}</Box>
                       ))}
                     </Box>
                     {roles.actions.map((column) => (
-                      <Box key={column.id} onClick={stop} sx={{ mt: -0.5, mr: -0.75 }}>
+                      // A status chip keeps its whole label: the title gives way, not the chip.
+                      <Box key={column.id} onClick={stop} sx={{ mt: -0.5, mr: -0.75, flexShrink: 0 }}>
                         {content(column, row)}
                       </Box>
                     ))}
                   </Stack>
                 )}
+                {roles.beforeAfter.map((column) => (
+                  <Box key={column.id} data-card-role="beforeAfter">
+                    {content(column, row)}
+                  </Box>
+                ))}
                 {roles.primary.length > 0 && (
                   <Box
                     component="dl"
