@@ -1,5 +1,6 @@
 import CachedIcon from '@mui/icons-material/Cached';
 import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -82,6 +83,11 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
           </Typography>
           <Typography variant="caption" color="text.secondary">
             {source.description}
+            {/* Where its own column is hidden (below 1536 px), the provider is named here. */}
+            <Box component="span" sx={{ display: { xs: 'none', md: 'inline', xl: 'none' } }}>
+              {' · '}
+              {sourceProviderLabel(source)}
+            </Box>
           </Typography>
         </>
       ),
@@ -89,6 +95,8 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
     {
       id: 'adapter',
       header: t.adapter,
+      // Ten columns do not fit a 1400 px desktop: the provider and the median answer wait for 1536 px.
+      sx: { display: { md: 'none', xl: 'table-cell' } },
       cell: (source) => <Chip size="small" variant="outlined" label={sourceProviderLabel(source)} />,
     },
     {
@@ -118,6 +126,7 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       id: 'p50',
       header: t.p50,
       align: 'right',
+      sx: { display: { md: 'none', xl: 'table-cell' } },
       cellSx: { whiteSpace: 'nowrap' },
       cell: (source) => (
         <Latency item={source.answerP50Ms} batch={source.batchP50Ms} batchItems={source.batchItemsP50} />
