@@ -275,7 +275,9 @@ function CardList<Row>({
                     sx={{
                       m: 0,
                       display: 'grid',
-                      gridTemplateColumns: 'auto minmax(0, 1fr)',
+                      // The labels take at most 40 % (a long one wraps), so a value such as a status
+                      // chip keeps room for its whole label.
+                      gridTemplateColumns: 'fit-content(40%) minmax(0, 1fr)',
                       gap: 0.5,
                       columnGap: 1.5,
                     }}
