@@ -126,7 +126,7 @@ for (const [name, viewport] of [
       const also =
         viewport === DESKTOP ? 'no table or card wider than its box' : 'card heads fit, chips whole';
       test(`${path}: no sideways scroll, ${also}`, async () => {
-        test.setTimeout(90_000);
+        test.setTimeout(180_000);
         await page.goto(path);
         await settle(page);
         if (DOCS_SCREENSHOTS && DOC_SHOTS[path]) {
