@@ -141,7 +141,22 @@ test('an event found by a check run is mailed with the change and logged', async
     headers: { authorization: `Bearer ${admin}` },
     body: form,
   });
-  expect(imported.status, await imported.clone().text()).toBe(201);
+  // Received and imported in the background (202): the run starts once the version is active.
+  expect(imported.status, await imported.clone().text()).toBe(202);
+  const version = ((await imported.json()) as { id: string }).id;
+  await expect
+    .poll(
+      async () =>
+        (
+          await apiCall<{ items: { id: string; status: string }[] }>(
+            admin,
+            'GET',
+            '/api/v1/monitoring/sources/wanted/imports',
+          )
+        ).items.find((item) => item.id === version)?.status,
+      { timeout: 30_000 },
+    )
+    .toBe('active');
 
   const run = await apiCall<{ id: string }>(admin, 'POST', '/api/v1/monitoring/check-runs', {});
   await expect

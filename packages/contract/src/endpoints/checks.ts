@@ -49,11 +49,11 @@ export const checkEndpoints = {
     path: '/api/v1/monitoring/sources/:type/imports',
     tags: ['checks'],
     summary:
-      'Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком',
+      'Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON до 128 МБ; столбцы — docs/datasets.md). Файл принимается на диск, импорт идёт в фоне (ход — в списке источников); новая версия становится активной целиком',
     bodyType: 'multipart',
     params: sourceParams,
     response: sourceImportSchema,
-    status: 201,
+    status: 202,
     errors: [400, 401, 403, 413, 422],
   }),
   importPassportList: defineEndpoint({

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { checkEndpoints as endpoints } from '@pledgewatch/contract';
+import { checkEndpoints as endpoints, type SourceType } from '@pledgewatch/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/env.ts';
 import { AppError, isAppError } from '../../lib/app-error.ts';
@@ -7,18 +7,10 @@ import { route } from '../../lib/endpoint-route.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { eventRoutes } from './events/events.routes.ts';
 import { oneTimeCheckRoutes } from './one-time-checks/one-time-checks.routes.ts';
-import { receivePassportList } from './passport-list/passport-list.service.ts';
+import { receiveSourceFile } from './passport-list/passport-list.service.ts';
 import { getCheckSchedule, updateCheckSchedule } from './runs/check-schedule.service.ts';
 import { findCheckRuns, getCheckRun, startCheckRun } from './runs/runs.service.ts';
-import {
-  findSourceImports,
-  importDatasetFile,
-  invalidateSourceCache,
-  listSources,
-} from './sources/sources.service.ts';
-
-/** Other sources' files are still read within the request (a JSON file whole): they keep this cap. */
-const DATASET_MAX_BYTES = 512 * 1024 * 1024;
+import { findSourceImports, invalidateSourceCache, listSources } from './sources/sources.service.ts';
 
 /**
  * `/api/v1/monitoring/*` of the checks engine: sources and their datasets, regular check runs and
@@ -58,53 +50,22 @@ export const checksRoutes: FastifyPluginAsync<{ config: AppConfig }> = async (fa
     return file;
   };
 
-  // The MVD list: received to disk and imported in the background (202); its own path wins over :type.
-  route(
-    fastify,
-    endpoints.importPassportList,
-    { onRequest: [fastify.authenticate, fastify.requireStaff] },
-    async (request) => {
+  // Every source's file is received to disk and imported in the background (202); the MVD list's
+  // own path wins over :type.
+  for (const endpoint of [endpoints.importPassportList, endpoints.importSource]) {
+    route(fastify, endpoint, { onRequest: [fastify.authenticate, fastify.requireStaff] }, async (request) => {
       const file = await requestFile(request, config.sourceImportMaxBytes);
-      return receivePassportList({
+      const params = request.params as { type?: SourceType };
+      return receiveSourceFile({
         db: fastify.db,
         queue: fastify.queue,
         config,
         auth: requireAuth(request),
+        type: params.type ?? 'passport',
         file: { fileName: file.filename, stream: file.file },
       });
-    },
-  );
-
-  route(
-    fastify,
-    endpoints.importSource,
-    { onRequest: [fastify.authenticate, fastify.requireStaff] },
-    async (request) => {
-      const file = await requestFile(request, DATASET_MAX_BYTES);
-      const stream = file.file;
-      // Streamed into the reader: a dataset file is never held whole in memory.
-      async function* content(): AsyncGenerator<Uint8Array> {
-        try {
-          for await (const chunk of stream) {
-            yield chunk as Buffer;
-          }
-        } catch (error) {
-          throw isAppError(error) ? error : new AppError('PAYLOAD_TOO_LARGE');
-        }
-        if (stream.truncated) {
-          throw new AppError('PAYLOAD_TOO_LARGE');
-        }
-      }
-      const created = await importDatasetFile({
-        db: fastify.db,
-        auth: requireAuth(request),
-        type: request.params.type,
-        fileName: file.filename,
-        content: content(),
-      });
-      return created;
-    },
-  );
+    });
+  }
 
   route(fastify, endpoints.sourceImports, { onRequest: fastify.authenticate }, async (request) =>
     findSourceImports({ db: fastify.db, type: request.params.type, ...request.query }),

@@ -7,6 +7,7 @@ import {
   addItems,
   encodeCp1251,
   importRecords,
+  importSourceFile,
   multipartFile,
   randomPassport,
   randomVin,
@@ -108,14 +109,8 @@ describe('dataset sources', () => {
     });
     expect(forbidden.statusCode).toBe(403);
 
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/monitoring/sources/accidents/imports',
-      payload: file.payload,
-      headers: { ...file.headers, ...bearer(staff.token) },
-    });
-    expect(response.statusCode).toBe(201);
-    const created = response.json();
+    // Received and queued (202), then imported by the job.
+    const created = await importSourceFile(app, staff.token, 'accidents', 'accidents.csv', csv);
     expect(created).toMatchObject({
       sourceType: 'accidents',
       status: 'active',
@@ -123,7 +118,7 @@ describe('dataset sources', () => {
       rowsRejected: 2,
     });
     expect(created.errors.map((e: { row: number }) => e.row)).toEqual([3, 4]);
-    expect(created.errors[1].message).toContain('date: дата в формате');
+    expect(created.errors[1]!.message).toContain('date: дата в формате');
 
     const sources = (await get('/api/v1/monitoring/sources', viewer.token)).json().items;
     const accidents = sources.find((s: { type: string }) => s.type === 'accidents');
@@ -150,16 +145,8 @@ describe('dataset sources', () => {
       '\t\t\t\t\r\n' + // a blank row: skipped, but counted in the row numbers
       `${vins[1]}\tДТП-11\t2025-02-03\t${'Я'.repeat(5000)}\t\r\n` +
       `${vins[2]}\tДТП-12\t2025-02-04\tТверь\t\r\n`;
-    const file = multipartFile('accidents.csv', encodeCp1251(csv));
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/v1/monitoring/sources/accidents/imports',
-      payload: file.payload,
-      headers: { ...file.headers, ...bearer(staff.token) },
-    });
-    expect(response.statusCode).toBe(201);
-    const created = response.json();
-    expect(created).toMatchObject({ recordsTotal: 2, rowsRejected: 1 });
+    const created = await importSourceFile(app, staff.token, 'accidents', 'accidents.csv', encodeCp1251(csv));
+    expect(created).toMatchObject({ status: 'active', recordsTotal: 2, rowsRejected: 1 });
     expect(created.errors).toEqual([{ row: 4, message: 'region: не длиннее 1000 символов' }]);
     const { rows } = await app.db.query<{ identifier: string; payload: Record<string, unknown> }>(
       'SELECT identifier, payload FROM source_records WHERE import_id = $1 ORDER BY finding_key',
@@ -175,17 +162,41 @@ describe('dataset sources', () => {
     await importRecords(app, staff.token, 'accidents', [PLACEHOLDERS.accidents!]);
   });
 
-  it('refuses a file without a single good row', async () => {
-    const file = multipartFile('wanted.csv', 'vin,record_id,since\nXXX,1,2025-01-01\n');
+  it('refuses a file without a single good row: the version fails in Russian, the active one stays', async () => {
+    const active = async () =>
+      (await get('/api/v1/monitoring/sources', viewer.token))
+        .json()
+        .items.find((source: { type: string }) => source.type === 'wanted').activeVersion;
+    const before = await active();
+    const failed = await importSourceFile(
+      app,
+      staff.token,
+      'wanted',
+      'wanted.csv',
+      'vin,record_id,since\nXXX,1,2025-01-01\n',
+    );
+    expect(failed).toMatchObject({ status: 'failed', failure: 'В файле нет ни одной подходящей записи' });
+    expect(failed.errors[0]).toMatchObject({ row: 2 });
+    expect(await active()).toBe(before);
+    const { rows } = await app.db.query('SELECT 1 FROM source_records WHERE import_id = $1', [failed.id]);
+    expect(rows).toEqual([]);
+
+    // An empty file and a JSON that is not a list of records are refused too.
+    const empty = multipartFile('wanted.csv', '');
     const response = await app.inject({
       method: 'POST',
       url: '/api/v1/monitoring/sources/wanted/imports',
-      payload: file.payload,
-      headers: { ...file.headers, ...bearer(staff.token) },
+      payload: empty.payload,
+      headers: { ...empty.headers, ...bearer(staff.token) },
     });
     expect(response.statusCode).toBe(422);
-    expect(response.json().code).toBe('DATASET_EMPTY');
-    expect(response.json().fieldErrors[0]).toMatchObject({ field: 'row.2' });
+    expect(response.json().message).toBe('Файл пуст: нет ни заголовка, ни строк');
+    const notJson = await importSourceFile(app, staff.token, 'wanted', 'wanted.json', '{"vin": ');
+    expect(notJson).toMatchObject({
+      status: 'failed',
+      failure: expect.stringContaining('Не удалось прочитать файл'),
+    });
+    expect(await active()).toBe(before);
   });
 });
 

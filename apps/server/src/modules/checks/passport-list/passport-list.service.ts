@@ -4,7 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { SourceImport } from '@pledgewatch/contract';
+import type { SourceImport, SourceType } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
@@ -13,6 +13,7 @@ import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { recordAudit } from '../../audit/index.ts';
 import { sourceImportMessage } from '../jobs/check-job-messages.ts';
+import { failDatasetVersion, importDatasetVersion } from '../sources/dataset-import.ts';
 import { getSourceImport, insertSourceImport } from '../sources/sources.queries.ts';
 import { toSourceImport } from '../sources/sources.service.ts';
 import { openListText } from './decompress.ts';
@@ -57,6 +58,8 @@ export async function inspectListFile(filePath: string, fileName: string, config
 export async function createListImport(
   tx: Queryable,
   input: {
+    /** Another source's dataset file is received and queued the same way (sources/dataset-import.ts). */
+    type?: SourceType;
     importId: string;
     filePath: string;
     fileName: string;
@@ -66,7 +69,7 @@ export async function createListImport(
   },
 ): Promise<string> {
   const created = await insertSourceImport(tx, {
-    type: 'passport',
+    type: input.type ?? 'passport',
     fileName: input.fileName,
     createdBy: input.createdBy,
     id: input.importId,
@@ -87,7 +90,14 @@ export async function createListImport(
 export async function queueListImport(
   db: pg.Pool,
   queue: JobQueue,
-  input: { importId: string; filePath: string; fileName: string; bytes: number; createdBy: string | null },
+  input: {
+    type?: SourceType;
+    importId: string;
+    filePath: string;
+    fileName: string;
+    bytes: number;
+    createdBy: string | null;
+  },
 ): Promise<string> {
   return withTransaction(db, async (tx) => {
     const id = await createListImport(tx, { ...input, phase: 'queued' });
@@ -136,15 +146,17 @@ export async function importPassportListIn(
 }
 
 /**
- * `POST /monitoring/sources/passport/imports`: the file is streamed to DATA_DIR/source-imports/<id>
- * (never into memory) within SOURCE_IMPORT_MAX_BYTES, its head checked, and the import queued: the
- * answer (202) is the `importing` version; its progress is on the sources screen.
+ * `POST /monitoring/sources/{type}/imports`: the file is streamed to DATA_DIR/source-imports/<id>
+ * (never into memory) within SOURCE_IMPORT_MAX_BYTES, its head checked (the MVD list: its header; any
+ * other dataset: not empty), and the import queued: the answer (202) is the `importing` version; its
+ * progress is on the sources screen, and the job `checks.source-import` loads it.
  */
-export async function receivePassportList(options: {
+export async function receiveSourceFile(options: {
   db: pg.Pool;
   queue: JobQueue;
   config: ListConfig;
   auth: AuthContext;
+  type: SourceType;
   file: { fileName: string; stream: Readable };
 }): Promise<SourceImport> {
   const { db, config } = options;
@@ -175,16 +187,21 @@ export async function receivePassportList(options: {
       message: `Файл больше ${megabytes(config.sourceImportMaxBytes)} (SOURCE_IMPORT_MAX_BYTES)`,
     });
   }
+  const bytes = (await stat(filePath)).size;
   try {
-    await inspectListFile(filePath, fileName, config);
+    if (options.type === 'passport') {
+      await inspectListFile(filePath, fileName, config);
+    } else if (bytes === 0) {
+      throw new AppError('DATASET_EMPTY', { message: 'Файл пуст: нет ни заголовка, ни строк' });
+    }
   } catch (error) {
     await rm(filePath, { force: true });
     throw error instanceof PassportListError
       ? new AppError('PASSPORT_LIST_INVALID', { message: error.message })
       : error;
   }
-  const bytes = (await stat(filePath)).size;
   await queueListImport(db, options.queue, {
+    type: options.type,
     importId,
     filePath,
     fileName,
@@ -197,7 +214,7 @@ export async function receivePassportList(options: {
     action: 'source.imported',
     entity: 'source_import',
     entityId: importId,
-    details: { type: 'passport', fileName, bytes },
+    details: { type: options.type, fileName, bytes },
   });
   return toSourceImport((await getSourceImport(db, importId))!);
 }
@@ -225,20 +242,30 @@ export async function runSourceImport(options: {
     return;
   }
   try {
-    await importPassportList({
-      db: options.db,
-      importId: job.id,
-      filePath: job.file_path,
-      fileName: job.file_name,
-      maxTextBytes: options.config.uploadMaxUnzippedBytes,
-      dropGraceMs: options.dropGraceMs,
-      useBunzip2: options.useBunzip2,
-      onPhase: options.onPhase,
-    });
+    if (job.source_type === 'passport') {
+      await importPassportList({
+        db: options.db,
+        importId: job.id,
+        filePath: job.file_path,
+        fileName: job.file_name,
+        maxTextBytes: options.config.uploadMaxUnzippedBytes,
+        dropGraceMs: options.dropGraceMs,
+        useBunzip2: options.useBunzip2,
+        onPhase: options.onPhase,
+      });
+    } else {
+      await importDatasetVersion({
+        db: options.db,
+        importId: job.id,
+        type: job.source_type as SourceType,
+        filePath: job.file_path,
+        fileName: job.file_name,
+        onPhase: options.onPhase,
+      });
+    }
   } catch (error) {
     if (options.lastAttempt) {
-      await failImport(options.db, job.id, 'Импорт прерван ошибкой: загрузите файл заново');
-      await rm(job.file_path, { force: true });
+      await failSourceImport(options.db, job, 'Импорт прерван ошибкой: загрузите файл заново');
     }
     throw error;
   }
@@ -253,13 +280,26 @@ export async function abandonSourceImport(options: { db: pg.Pool; importId: stri
   if (job?.status !== 'importing') {
     return;
   }
-  await failImport(
+  await failSourceImport(
     options.db,
-    job.id,
+    job,
     'Импорт дважды прерван остановкой процесса и больше не запускается: загрузите файл заново',
   );
+}
+
+/** A version given up: failed with its reason, its file deleted and whatever it loaded dropped. */
+async function failSourceImport(
+  db: pg.Pool,
+  job: { id: string; source_type: string; file_path: string | null },
+  failure: string,
+): Promise<void> {
+  if (job.source_type === 'passport') {
+    await failImport(db, job.id, failure);
+    await dropStaleStorage(db);
+  } else {
+    await failDatasetVersion(db, { importId: job.id, type: job.source_type as SourceType, failure });
+  }
   if (job.file_path) {
     await rm(job.file_path, { force: true });
   }
-  await dropStaleStorage(options.db);
 }

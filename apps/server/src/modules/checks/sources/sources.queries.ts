@@ -121,6 +121,38 @@ export async function insertSourceRecords(
   );
 }
 
+/**
+ * Writes a chunk of a version's records (at most one per document, identifier and key), replacing
+ * the ones an earlier chunk of the same file wrote for the same keys: the file's last row wins.
+ */
+export async function replaceSourceRecords(
+  tx: Queryable,
+  importId: string,
+  type: SourceType,
+  records: DatasetRecord[],
+): Promise<void> {
+  await nameRecordsType(tx, type);
+  await tx.query(
+    `DELETE FROM source_records r
+      USING unnest($2::text[], $3::text[], $4::text[]) AS x(document_type, identifier, finding_key)
+      WHERE r.import_id = $1 AND r.identifier = x.identifier AND r.document_type = x.document_type
+        AND r.finding_key = x.finding_key`,
+    [
+      importId,
+      records.map((r) => r.documentType),
+      records.map((r) => r.identifier),
+      records.map((r) => r.key),
+    ],
+  );
+  await insertSourceRecords(tx, importId, type, records);
+}
+
+/** Every record of one version (a retried or refused import's). */
+export async function deleteImportRecords(tx: Queryable, importId: string, type: SourceType): Promise<void> {
+  await nameRecordsType(tx, type);
+  await tx.query('DELETE FROM source_records WHERE import_id = $1', [importId]);
+}
+
 /** Makes the import the active version of its type and the previous one superseded, in one statement. */
 export async function activateSourceImport(
   db: Queryable,

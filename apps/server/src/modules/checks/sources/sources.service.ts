@@ -10,17 +10,9 @@ import {
 import type pg from 'pg';
 import type { AppConfig, RemoteSourceConfig } from '../../../config/env.ts';
 import { type Queryable, withTransaction } from '../../../db/pool.ts';
-import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
-import { readHead } from '../../../lib/tabular/csv-stream.ts';
 import { recordAudit } from '../../audit/index.ts';
-import {
-  type DatasetRow,
-  parseDatasetRow,
-  parseJsonRows,
-  type RowError,
-  readDatasetCsv,
-} from './dataset-layouts.ts';
+import type { RowError } from './dataset-layouts.ts';
 import { DEFAULT_CACHE_TTL } from './remote-source.ts';
 import { listRequestTotals, type RequestDayRow } from './request-budget.ts';
 import {
@@ -39,7 +31,6 @@ import {
   type SourceImportRow,
 } from './sources.queries.ts';
 
-const MAX_REPORTED_ERRORS = 100;
 const INSERT_CHUNK = 5000;
 
 export function toSourceImport(row: SourceImportRow): SourceImport {
@@ -70,29 +61,6 @@ function importProgress(row: SourceImportRow): SourceImportProgress | null {
     bytesTotal: row.bytes_total === null ? null : Number(row.bytes_total),
     rowsRead: Number(row.rows_read),
   };
-}
-
-/** Validates the rows of a dataset file into records; duplicates of (identifier, key) keep the last. */
-export async function readDatasetRows(
-  type: SourceType,
-  rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>,
-): Promise<{ records: DatasetRecord[]; errors: RowError[]; rejected: number }> {
-  const byKey = new Map<string, DatasetRecord>();
-  const errors: RowError[] = [];
-  let rejected = 0;
-  for await (const row of rows) {
-    const result = parseDatasetRow(type, row.values, row.rowNumber, row.longColumns);
-    if ('error' in result) {
-      rejected++;
-      if (errors.length < MAX_REPORTED_ERRORS) {
-        errors.push(result.error);
-      }
-      continue;
-    }
-    const { record } = result;
-    byKey.set(`${record.documentType}|${record.identifier}|${record.key}`, record);
-  }
-  return { records: [...byKey.values()], errors, rejected };
 }
 
 /**
@@ -143,60 +111,6 @@ export async function importDatasetIn(
     errors: options.errors ?? [],
   });
   return created.id;
-}
-
-/** A staff member uploads a CSV or JSON dataset file (column layouts in docs/datasets.md). */
-export async function importDatasetFile(options: {
-  db: pg.Pool;
-  auth: AuthContext;
-  type: SourceType;
-  fileName: string;
-  /** The file's bytes as they arrive (a CSV is never held whole; a JSON file is, to be parsed). */
-  content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-}): Promise<SourceImport> {
-  const { head, chunks } = await readHead(options.content);
-  const looksJson =
-    /\.json$/i.test(options.fileName) || /^\s*[[{]/.test(new TextDecoder().decode(head.subarray(0, 1024)));
-  let rows: AsyncIterable<DatasetRow> | Iterable<DatasetRow>;
-  if (looksJson) {
-    const parts: Uint8Array[] = [];
-    for await (const chunk of chunks) {
-      parts.push(chunk);
-    }
-    const list = parseJsonRows(Buffer.concat(parts).toString('utf8'));
-    if (!list) {
-      throw new AppError('DATASET_FORMAT');
-    }
-    rows = list.map((values, index) => ({ rowNumber: index + 2, values }));
-  } else {
-    rows = readDatasetCsv(chunks);
-  }
-  const { records, errors, rejected } = await readDatasetRows(options.type, rows);
-  if (records.length === 0) {
-    throw new AppError('DATASET_EMPTY', {
-      fieldErrors: errors
-        .slice(0, 20)
-        .map((error) => ({ field: `row.${error.row}`, message: error.message })),
-    });
-  }
-  const created = await importDataset({
-    db: options.db,
-    type: options.type,
-    fileName: options.fileName,
-    records,
-    errors,
-    rejected,
-    createdBy: options.auth.userId,
-  });
-  await recordAudit(options.db, {
-    organisationId: options.auth.organisationId,
-    userId: options.auth.userId,
-    action: 'source.imported',
-    entity: 'source_import',
-    entityId: created.id,
-    details: { type: options.type, version: created.version, records: created.recordsTotal, rejected },
-  });
-  return created;
 }
 
 export async function findSourceImports(options: {

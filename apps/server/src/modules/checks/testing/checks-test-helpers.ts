@@ -1,3 +1,4 @@
+import type { SourceImport } from '@pledgewatch/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../../config/env.ts';
 import { bearer } from '../../../testing/test-app.ts';
@@ -76,26 +77,31 @@ export const passportListCsv = (passports: readonly string[]) =>
   `PASSP_SERIES,PASSP_NUMBER\n${passports.map((p) => `${p.slice(0, 4)},${p.slice(4)}\n`).join('')}`;
 
 /**
- * Uploads the MVD list through the API (staff token) and runs its queued import in this process,
- * as the job would; returns the import as the history lists it.
+ * Uploads a source's file through the API (staff token; 202, imported in the background) and runs
+ * its queued import in this process, as the job would; returns the version as the history lists it
+ * (`active`, or `failed` with its reason).
  */
-export async function importPassportList(
+export async function importSourceFile(
   app: FastifyInstance,
   token: string,
+  type: string,
+  fileName: string,
   content: string | Uint8Array,
-  fileName = 'list_of_expired_passports.csv',
 ) {
   const file = multipartFile(fileName, content);
   const response = await app.inject({
     method: 'POST',
-    url: '/api/v1/monitoring/sources/passport/imports',
+    url: `/api/v1/monitoring/sources/${type}/imports`,
     payload: file.payload,
     headers: { ...file.headers, ...bearer(token) },
   });
   if (response.statusCode !== 202) {
-    throw new Error(`passport list import failed: ${response.statusCode} ${response.body}`);
+    throw new Error(`import ${type} failed: ${response.statusCode} ${response.body}`);
   }
-  const queued = response.json<{ id: string }>();
+  const queued = response.json<{ id: string; status: string }>();
+  if (queued.status !== 'importing') {
+    throw new Error(`import ${type} answered ${queued.status}, not importing`);
+  }
   await runSourceImport({
     db: app.db,
     config: { uploadMaxUnzippedBytes: 2 ** 31 },
@@ -104,15 +110,23 @@ export async function importPassportList(
   });
   const history = await app.inject({
     method: 'GET',
-    url: '/api/v1/monitoring/sources/passport/imports?pageSize=200',
+    url: `/api/v1/monitoring/sources/${type}/imports?pageSize=200`,
     headers: bearer(token),
   });
-  return history.json<{ items: { id: string }[] }>().items.find((item) => item.id === queued.id)!;
+  return history.json<{ items: SourceImport[] }>().items.find((item) => item.id === queued.id)!;
 }
 
+/** The MVD list through the API, imported as the job would (importSourceFile). */
+export const importPassportList = (
+  app: FastifyInstance,
+  token: string,
+  content: string | Uint8Array,
+  fileName = 'list_of_expired_passports.csv',
+) => importSourceFile(app, token, 'passport', fileName, content);
+
 /**
- * Uploads a dataset as JSON through the API (staff token). `passport` records (`document_number`)
- * go in as the MVD list.
+ * Uploads a dataset as JSON through the API (staff token) and imports it as the job would.
+ * `passport` records (`document_number`) go in as the MVD list.
  */
 export async function importRecords(
   app: FastifyInstance,
@@ -123,17 +137,11 @@ export async function importRecords(
   if (type === 'passport') {
     return importPassportList(app, token, passportListCsv(records.map((r) => String(r.document_number))));
   }
-  const file = multipartFile(`${type}.json`, JSON.stringify(records));
-  const response = await app.inject({
-    method: 'POST',
-    url: `/api/v1/monitoring/sources/${type}/imports`,
-    payload: file.payload,
-    headers: { ...file.headers, ...bearer(token) },
-  });
-  if (response.statusCode !== 201) {
-    throw new Error(`import ${type} failed: ${response.statusCode} ${response.body}`);
+  const created = await importSourceFile(app, token, type, `${type}.json`, JSON.stringify(records));
+  if (created.status !== 'active') {
+    throw new Error(`import ${type} ${created.status}: ${created.failure}`);
   }
-  return response.json();
+  return created;
 }
 
 /** Starts a run through the API and executes its jobs in this process, one after another. */

@@ -18,7 +18,7 @@ export function importSourceDataset({
 }: ImportSourceDatasetInput): Promise<SourceImport> {
   const form = new FormData();
   form.append('file', file);
-  // The MVD list is received to disk and imported in the background (202): its own call.
+  // Every file is received to disk and imported in the background (202); the MVD list has its own call.
   return type === 'passport'
     ? callEndpoint(checkEndpoints.importPassportList, { body: form, onProgress })
     : callEndpoint(checkEndpoints.importSource, { params: { type }, body: form, onProgress });

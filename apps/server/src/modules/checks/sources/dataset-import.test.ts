@@ -1,0 +1,169 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { abandonSourceImport, runSourceImport } from '../passport-list/passport-list.service.ts';
+import { importSourceFile, multipartFile, randomVin } from '../testing/checks-test-helpers.ts';
+import { createSourceAdapter } from './source-registry.ts';
+
+// A data directory of its own: the test asserts that no dataset file is left in it.
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-dataset-import-'));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+const { app, config } = await buildTestApp({ config: { dataDir } });
+
+let staff: TestUser;
+beforeAll(async () => {
+  staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
+});
+
+const wantedCsv = (rows: [vin: string, recordId: string, since: string][]) =>
+  `vin,record_id,since\n${rows.map((row) => row.join(',')).join('\n')}\n`;
+
+const post = async (fileName: string, content: string) => {
+  const file = multipartFile(fileName, content);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/sources/wanted/imports',
+    payload: file.payload,
+    headers: { ...file.headers, ...bearer(staff.token) },
+  });
+  expect(response.statusCode, response.body).toBe(202);
+  return response.json<{ id: string; status: string; progress: { phase: string } | null }>();
+};
+
+/** What a check of the VIN finds in the `wanted` source now: the records' keys. */
+const found = async (vin: string) =>
+  (
+    await createSourceAdapter('wanted', { db: app.db, config }).check({
+      kind: 'vin',
+      documentType: null,
+      identifier: vin,
+    })
+  ).findings
+    .map((finding) => finding.key)
+    .sort();
+
+const records = async (importId: string) =>
+  (
+    await app.db.query<{ identifier: string; finding_key: string; since: string }>(
+      `SELECT identifier, finding_key, payload->>'since' AS since FROM source_records
+        WHERE import_id = $1 ORDER BY identifier, finding_key`,
+      [importId],
+    )
+  ).rows;
+
+const status = async (importId: string) =>
+  (await app.db.query('SELECT status, failure FROM source_imports WHERE id = $1', [importId])).rows[0];
+
+const files = () => readdir(path.join(dataDir, 'source-imports')).catch(() => [] as string[]);
+
+describe('a dataset import is a job', () => {
+  it('answers 202 with the version queued, then loads it in the background: the last of repeated rows wins across chunks', async () => {
+    const vin = randomVin();
+    // More rows than one chunk (5,000): the repeat of the first row's key comes in a later chunk.
+    const rows: [string, string, string][] = [[vin, 'R-1', '2025-01-01']];
+    for (let i = 0; i < 6000; i++) {
+      rows.push([randomVin(), `F-${i}`, '2025-01-02']);
+    }
+    rows.push([vin, 'R-1', '2025-03-03']);
+    const queued = await post('wanted.csv', wantedCsv(rows));
+    expect(queued).toMatchObject({ status: 'importing', progress: { phase: 'queued' } });
+    expect(await found(vin)).toEqual([]);
+
+    await runSourceImport({ db: app.db, config, importId: queued.id, lastAttempt: true });
+    expect(await status(queued.id)).toMatchObject({ status: 'active' });
+    const history = (
+      await app.inject({ url: '/api/v1/monitoring/sources/wanted/imports', headers: bearer(staff.token) })
+    ).json().items[0];
+    expect(history).toMatchObject({ id: queued.id, recordsTotal: 6001, rowsRejected: 0, progress: null });
+    expect((await records(queued.id)).filter((r) => r.identifier === vin)).toEqual([
+      { identifier: vin, finding_key: 'R-1', since: '2025-03-03' },
+    ]);
+    expect(await found(vin)).toEqual(['R-1']);
+    expect(await files()).toEqual([]);
+  });
+
+  it('checks read the old version until the switch; an interrupted import runs again from its file, clean', async () => {
+    const [kept, added] = [randomVin(), randomVin()];
+    await importSourceFile(app, staff.token, 'wanted', 'v1.csv', wantedCsv([[kept, 'K-1', '2025-01-01']]));
+    const queued = await post('v2.csv', wantedCsv([[added, 'A-1', '2025-02-01']]));
+
+    // Killed after its records were written, before the switch: the old version answers meanwhile.
+    await expect(
+      runSourceImport({
+        db: app.db,
+        config,
+        importId: queued.id,
+        lastAttempt: false,
+        async onPhase(phase) {
+          expect(phase).toBe('loaded');
+          expect(await records(queued.id)).toHaveLength(1);
+          expect(await found(kept)).toEqual(['K-1']);
+          expect(await found(added)).toEqual([]);
+          throw new Error('worker killed');
+        },
+      }),
+    ).rejects.toThrow('worker killed');
+    expect(await status(queued.id)).toMatchObject({ status: 'importing' });
+    expect(await found(kept)).toEqual(['K-1']);
+    expect(await files()).toEqual([queued.id]);
+
+    // The queue's retry: the same version from its file, not a second copy of its records.
+    await runSourceImport({ db: app.db, config, importId: queued.id, lastAttempt: true });
+    expect(await status(queued.id)).toMatchObject({ status: 'active' });
+    expect(await records(queued.id)).toEqual([
+      { identifier: added, finding_key: 'A-1', since: '2025-02-01' },
+    ]);
+    expect(await found(added)).toEqual(['A-1']);
+    expect(await found(kept)).toEqual([]);
+    expect(await files()).toEqual([]);
+  });
+
+  it('an import given up by the queue fails in Russian: its records and file gone, the active version kept', async () => {
+    const kept = randomVin();
+    await importSourceFile(app, staff.token, 'wanted', 'v1.csv', wantedCsv([[kept, 'K-2', '2025-01-01']]));
+    const queued = await post('v2.csv', wantedCsv([[randomVin(), 'Q-1', '2025-02-01']]));
+    await expect(
+      runSourceImport({
+        db: app.db,
+        config,
+        importId: queued.id,
+        lastAttempt: false,
+        onPhase() {
+          throw new Error('worker killed');
+        },
+      }),
+    ).rejects.toThrow('worker killed');
+    await abandonSourceImport({ db: app.db, importId: queued.id });
+    expect(await status(queued.id)).toMatchObject({
+      status: 'failed',
+      failure: expect.stringContaining('Импорт дважды прерван'),
+    });
+    expect(await records(queued.id)).toEqual([]);
+    expect(await files()).toEqual([]);
+    expect(await found(kept)).toEqual(['K-2']);
+  });
+
+  it('shows its progress on the sources screen while it loads', async () => {
+    const queued = await post('wanted.csv', wantedCsv([[randomVin(), 'P-1', '2025-01-01']]));
+    const progress = async () =>
+      (await app.inject({ url: '/api/v1/monitoring/sources', headers: bearer(staff.token) }))
+        .json()
+        .items.find((source: { type: string }) => source.type === 'wanted').importing;
+    expect(await progress()).toMatchObject({ phase: 'queued', bytesRead: 0, rowsRead: 0 });
+    let during: unknown;
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: queued.id,
+      lastAttempt: true,
+      async onPhase() {
+        during = await progress();
+      },
+    });
+    expect(during).toMatchObject({ phase: 'loading', rowsRead: 1 });
+    expect((during as { bytesRead: number }).bytesRead).toBeGreaterThan(0);
+    expect(await progress()).toBeNull();
+  });
+});
