@@ -179,13 +179,14 @@ describe('jobs whose runs end their process', () => {
     for (const [type, records] of datasets) {
       await importDataset(staffApi, type, records);
     }
-    // The MVD list is imported in the background (202), by the workers started below.
+    // The MVD list is imported in the background (202), as every dataset is: settled below.
     const passportList = await staffApi.upload(
       '/monitoring/sources/passport/imports',
       'list_of_expired_passports.csv',
       'PASSP_SERIES,PASSP_NUMBER\n4500,123456\n',
     );
     expect(passportList.status, passportList.text).toBe(202);
+    await rig.importsSettled();
     await addVinItems(rig.db, org.organisationId, vins);
     const api = await rig.client(org.users[0]!.email, org.users[0]!.password);
     const workers = [rig.startWorker(), rig.startWorker()];

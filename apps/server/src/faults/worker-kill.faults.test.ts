@@ -92,6 +92,7 @@ describe('worker killed with SIGKILL', () => {
       'PASSP_SERIES,PASSP_NUMBER\n4500,123456\n',
     );
     expect(passportList.status, passportList.text).toBe(202);
+    await rig.importsSettled();
     await addVinItems(rig.db, killedOrg.organisationId, vins);
     await addVinItems(rig.db, calmOrg.organisationId, vins);
 

@@ -280,6 +280,11 @@ export interface WorkerRig {
   startWorker(): NodeProcess;
   /** A client signed in as that user. */
   client(email: string, password: string): Promise<ApiClient>;
+  /**
+   * Lets a worker of its own load every dataset imported so far (imports are jobs, and the rig's app
+   * runs none), then stops it: a test's run then reads the data it set up, not a half-loaded version.
+   */
+  importsSettled(): Promise<void>;
 }
 
 /**
@@ -298,6 +303,28 @@ export function useWorkerRig(database: string, checkBatchSize: number): WorkerRi
       const api = new ApiClient(rig.app.url);
       await api.signIn(email, password);
       return api;
+    },
+    async importsSettled() {
+      const worker = spawnNode('worker', env());
+      try {
+        const failed = await waitFor(
+          'the dataset imports to settle',
+          async () => {
+            const { rows } = await rig.db.query<{ importing: number; failed: string[] }>(
+              `SELECT count(*) FILTER (WHERE status = 'importing')::int AS importing,
+                      coalesce(array_agg(source_type || ': ' || coalesce(failure::text, ''))
+                        FILTER (WHERE status = 'failed'), '{}') AS failed
+                 FROM source_imports`,
+            );
+            return rows[0]!.importing === 0 ? rows[0]!.failed : undefined;
+          },
+          180_000,
+          200,
+        );
+        expect(failed, 'dataset imports that failed').toEqual([]);
+      } finally {
+        await worker.kill('SIGTERM');
+      }
     },
   } as WorkerRig;
   beforeAll(async () => {
