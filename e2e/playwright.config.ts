@@ -43,7 +43,9 @@ export default defineConfig({
     cwd: path.join(import.meta.dirname, '..'),
     url: `${E2E_APP_URL}/api/v1/build/info`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    // A first start: migrations, the demo organisation and its month of history (demo-history.ts:
+    // two regular runs over 3,200 items), minutes on a machine shared by several test runs.
+    timeout: 300_000,
     stdout: 'pipe',
     stderr: 'pipe',
     // SIGTERM, not the default SIGKILL: the app then stops its embedded PostgreSQL (which runs in its
