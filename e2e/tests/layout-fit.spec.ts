@@ -125,7 +125,10 @@ for (const [name, viewport] of [
       test.setTimeout(120_000);
       page = await signedInPage(browser, viewport);
     });
-    test.afterAll(() => page.close());
+    // A sign-in that failed (or a restarted browser) leaves no page to close.
+    test.afterAll(async () => {
+      await page?.close();
+    });
 
     for (const path of SCREENS) {
       const also =
