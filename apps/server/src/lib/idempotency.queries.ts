@@ -15,17 +15,37 @@ export type Reservation =
  * Takes the key for this request, or says what the earlier request with it left: its answer, a
  * different request, or one still running. Old and abandoned rows are replaced in the same statement.
  */
-export async function reserveIdempotentRequest(
-  db: Queryable,
-  request: { organisationId: string; key: string; method: string; route: string; requestHash: string },
-): Promise<Reservation> {
-  const { rows } = await db.query<{
-    inserted: boolean;
-    request_hash: string;
-    status: number | null;
-    response_body: string | null;
-    content_type: string | null;
-  }>(
+export async function reserveIdempotentRequest(db: Queryable, request: KeyRequest): Promise<Reservation> {
+  // A statement whose insert waited for a concurrent request's reservation of the same key sees that
+  // row neither as its insert (DO NOTHING) nor in its snapshot (taken before the other committed):
+  // run it again, with a new snapshot, to read it. A request is never told 'reserved' on no row.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await reserveOnce(db, request);
+    if (row) {
+      return reservationOf(row, request.requestHash);
+    }
+  }
+  return { kind: 'in_progress' };
+}
+
+interface KeyRequest {
+  organisationId: string;
+  key: string;
+  method: string;
+  route: string;
+  requestHash: string;
+}
+
+interface KeyRow {
+  inserted: boolean;
+  request_hash: string;
+  status: number | null;
+  response_body: string | null;
+  content_type: string | null;
+}
+
+async function reserveOnce(db: Queryable, request: KeyRequest): Promise<KeyRow | undefined> {
+  const { rows } = await db.query<KeyRow>(
     `WITH stale AS (
        DELETE FROM idempotency_keys
         WHERE organisation_id = $1 AND key = $2
@@ -41,11 +61,14 @@ export async function reserveIdempotentRequest(
       WHERE organisation_id = $1 AND key = $2 AND NOT EXISTS (SELECT 1 FROM taken)`,
     [request.organisationId, request.key, request.method, request.route, request.requestHash],
   );
-  const row = rows[0];
-  if (!row || row.inserted) {
+  return rows[0];
+}
+
+function reservationOf(row: KeyRow, requestHash: string): Reservation {
+  if (row.inserted) {
     return { kind: 'reserved' };
   }
-  if (row.request_hash !== request.requestHash) {
+  if (row.request_hash !== requestHash) {
     return { kind: 'different' };
   }
   if (row.status === null) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reserveIdempotentRequest } from '../lib/idempotency.queries.ts';
 import { multipartFile, randomVin } from '../modules/checks/testing/checks-test-helpers.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../testing/test-app.ts';
 
@@ -115,3 +116,44 @@ describe('Idempotency-Key on creating POSTs (issue #26)', () => {
     expect(fixed.statusCode).toBe(200);
   });
 });
+
+describe('two requests with one key at the same moment', () => {
+  it('the one whose insert waited on the other is told it is in progress, never reserved', async () => {
+    const user = await createSignedInUser(app);
+    const request = {
+      organisationId: user.organisationId,
+      key: 'same-moment',
+      method: 'POST',
+      route: '/api/v1/monitoring/one-time-check',
+      requestHash: 'h1',
+    };
+    // The first request's reservation, not yet committed: the second's insert waits on it.
+    const first = await app.db.connect();
+    try {
+      await first.query('BEGIN');
+      expect(await reserveIdempotentRequest(first, request)).toEqual({ kind: 'reserved' });
+      const second = reserveIdempotentRequest(app.db, request);
+      await waitForLockWait(user.organisationId);
+      await first.query('COMMIT');
+      expect(await second).toEqual({ kind: 'in_progress' });
+    } finally {
+      first.release();
+    }
+  });
+});
+
+/** Waits until a statement is blocked on a lock (the second reservation's insert). */
+async function waitForLockWait(organisationId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const waiting = await count(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND query LIKE '%idempotency_keys%' AND datname = current_database()`,
+      [],
+    );
+    if (waiting > 0) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the second reservation of ${organisationId} never waited`);
+}
