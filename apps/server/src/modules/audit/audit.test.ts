@@ -116,7 +116,7 @@ describe('audit log', () => {
       .split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('Изменение сотрудника');
-    expect(lines[1]).toContain('Роль: analyst → viewer');
+    expect(lines[1]).toContain('Роль: Аналитик → Наблюдатель');
 
     const xlsx = await get(`${auditEndpoints.export.path}?format=xlsx`, adminA);
     expect(xlsx.statusCode).toBe(200);
