@@ -156,7 +156,8 @@ test('dark theme: the statistics legends are readable on the dark card', async (
 test('signed out, no signed-in route asks the API anything but the sign-in check before redirecting', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  // A fresh browser context per screen (about 25): minutes on a machine busy with other work.
+  test.setTimeout(480_000);
   // The current-user call is the sign-in check itself; the build check is not data.
   const allowed = new Set<string>([authEndpoints.me.path, authEndpoints.buildInfo.path]);
   const routes = Object.values(ROUTES).filter((route) => route.layout === 'default');

