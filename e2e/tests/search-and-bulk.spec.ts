@@ -31,13 +31,19 @@ for (const [size, viewport] of [
       await signInThroughForm(page, DEMO_ANALYST);
       await page.goto('/news');
 
-      if (size === 'phone') {
-        await page.getByRole('button', { name: 'Поиск' }).filter({ visible: true }).click();
-      } else {
-        await page.keyboard.press('/');
-      }
       const box = page.getByRole('combobox', { name: /Поиск по объектам/ });
-      await expect(box).toBeFocused();
+      const opener = page.getByRole('button', { name: 'Поиск' }).filter({ visible: true });
+      await expect(opener).toBeVisible({ timeout: 60_000 });
+      if (size === 'phone') {
+        await opener.click();
+        await expect(box).toBeFocused();
+      } else {
+        // A «/» pressed while the screen is still starting up reaches no key handler: pressed again.
+        await expect(async () => {
+          await page.keyboard.press('/');
+          await expect(box).toBeFocused({ timeout: 2_000 });
+        }).toPass({ timeout: 60_000 });
+      }
       await box.fill(vin.slice(-9).toLowerCase());
       const items = page.getByRole('group', { name: 'Объекты мониторинга' });
       const hit = items.getByRole('option', { name: new RegExp(vin) });
