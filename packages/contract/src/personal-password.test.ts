@@ -53,6 +53,12 @@ describe('isBuiltFromPersonalData', () => {
     expect(Date.now() - started).toBeLessThan(100);
   });
 
+  it('does not read a digit as an initial: an all-digit password is not built from one', () => {
+    // «t» and «g» stand alone between digits in this address; «7» and «9» look like them.
+    expect(isBuiltFromPersonalData('123456789012', { email: 'analyst-mwy20g2t-2@test.ru' })).toBe(false);
+    expect(isBuiltFromPersonalData('t.schukin1990', { email: 't.schukin@bank.ru' })).toBe(true);
+  });
+
   it('has nothing to compare without a name or e-mail', () => {
     expect(isBuiltFromPersonalData('anything 2026', {})).toBe(false);
   });

@@ -149,7 +149,9 @@ export function isBuiltFromPersonalData(
       reached[at + 1] = Math.max(reached[at + 1] ?? 0, state);
     }
     for (const part of parts) {
-      if (matchesAt(text, at, part)) {
+      // An initial counts written as itself only: its look-alike digit («t» as «7») would make every
+      // all-digit password «personal».
+      if (part.length === 1 ? text[at] === part : matchesAt(text, at, part)) {
         reached[at + part.length] = 2;
       }
     }
