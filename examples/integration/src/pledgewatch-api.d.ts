@@ -788,7 +788,7 @@ export interface paths {
         /** История версий набора данных источника, новые сверху */
         get: operations["checksSourceImports"];
         put?: never;
-        /** Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON; столбцы — docs/datasets.md). Новая версия становится активной целиком */
+        /** Загрузить новую версию набора данных источника (multipart, поле file: CSV в UTF-8 или Windows-1251, разделитель «;», «,» или табуляция, либо JSON до 128 МБ; столбцы — docs/datasets.md). Файл принимается на диск, импорт идёт в фоне (ход — в списке источников); новая версия становится активной целиком */
         post: operations["checksImportSource"];
         delete?: never;
         options?: never;
@@ -894,6 +894,23 @@ export interface paths {
         put?: never;
         /** Отметить события прочитанными (read: true) или непрочитанными (read: false) */
         post: operations["checksMarkEventsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitoring/events/read-by-filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Отметить прочитанными (или непрочитанными) все события, подходящие под фильтр списка; updated — сколько изменилось */
+        post: operations["checksMarkEventsReadByFilter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1291,6 +1308,23 @@ export interface paths {
         post?: never;
         /** Отозвать ключ API: перестаёт действовать сразу */
         delete: operations["apiKeysRevoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Поиск по объектам, событиям, реестру уведомлений, пакетам и разовым проверкам: группы по видам с числом найденного */
+        get: operations["searchSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8160,7 +8194,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9228,6 +9262,128 @@ export interface operations {
             };
         };
     };
+    checksMarkEventsReadByFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Фильтр списка событий, как в GET /monitoring/events/items */
+                    filter?: {
+                        /**
+                         * Format: date-time
+                         * @description Начало периода (ISO)
+                         */
+                        from?: string;
+                        /**
+                         * Format: date-time
+                         * @description Конец периода (ISO), не включая
+                         */
+                        to?: string;
+                        /** @description Типы событий через запятую */
+                        type?: ("pledge_registered_other" | "pledge_changed" | "pledge_excluded" | "wanted_added" | "wanted_removed" | "restriction_added" | "restriction_removed" | "ownership_changed" | "accident_recorded" | "bankruptcy_opened" | "bankruptcy_closed" | "enforcement_opened" | "enforcement_closed" | "passport_invalid" | "passport_invalid_removed" | "finding_changed" | "pledge_term_lapse")[];
+                        /** @description Важность через запятую */
+                        severity?: ("low" | "medium" | "high" | "critical")[];
+                        /** @description Источники через запятую */
+                        source?: ("pledges" | "wanted" | "restrictions" | "registration" | "accidents" | "bankruptcy" | "enforcement" | "passport")[];
+                        /** Format: uuid */
+                        itemId?: string;
+                        /** Format: uuid */
+                        runId?: string;
+                        /** @description true — прочитанные, false — непрочитанные */
+                        read?: boolean;
+                        /** @description Поиск по VIN/номеру документа, метке, номеру договора */
+                        search?: string;
+                    };
+                    /** @default true */
+                    read?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     checksItemFindings: {
         parameters: {
             query?: never;
@@ -9423,6 +9579,8 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             adapter: "dataset" | "remote";
+                            /** @description Поставщик, ответивший за источник при проверке (SOURCE_<TYPE>_PROVIDER); null — набор данных */
+                            provider: string | null;
                             /**
                              * @description ok — источник ответил; failed — источник недоступен (не «чисто»); skipped — не отвечает за такой документ
                              * @enum {string}
@@ -9585,6 +9743,8 @@ export interface operations {
                              */
                             type: "pledges" | "wanted" | "restrictions" | "registration" | "accidents" | "bankruptcy" | "enforcement" | "passport";
                             name: string;
+                            /** @description Кто ответил: поставщик («Федресурс», «Автокод»…) или «Набор данных» */
+                            answeredBy: string;
                             /** @enum {string} */
                             status: "ok" | "failed" | "skipped";
                             statusLabel: string;
@@ -9850,6 +10010,8 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             adapter: "dataset" | "remote";
+                            /** @description Поставщик, ответивший за источник при проверке (SOURCE_<TYPE>_PROVIDER); null — набор данных */
+                            provider: string | null;
                             /**
                              * @description ok — источник ответил; failed — источник недоступен (не «чисто»); skipped — не отвечает за такой документ
                              * @enum {string}
@@ -10250,6 +10412,12 @@ export interface operations {
                 status?: ("active" | "paused" | "archived")[];
                 /** @description events, portfolio: метка объекта содержит строку */
                 label?: string;
+                /** @description events: поиск по VIN/номеру документа, метке, номеру договора, как в списке событий */
+                search?: string;
+                /** @description events: события объекта */
+                itemId?: string;
+                /** @description events: события проверки */
+                runId?: string;
             };
             header?: never;
             path?: never;
@@ -14260,6 +14428,104 @@ export interface operations {
             };
             /** @description Ошибка */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    searchSearch: {
+        parameters: {
+            query: {
+                /** @description VIN или его часть, номер документа, договора, регистрации, метка или номер разовой проверки */
+                q: string;
+                /** @description Сколько результатов показать в каждой группе */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        query: string;
+                        /** @description Все виды по порядку, в том числе пустые */
+                        groups: {
+                            /** @enum {string} */
+                            kind: "items" | "events" | "pledgeEvents" | "packages" | "oneTimeChecks";
+                            label: string;
+                            /** @description Найдено (не больше 1000) */
+                            total: number;
+                            /** @description true — найдено больше, чем total (счёт остановлен на 1000) */
+                            more: boolean;
+                            hits: {
+                                /** @description Идентификатор найденного (объекта, события, уведомления, пакета, проверки) */
+                                id: string;
+                                /** @description Что найдено: VIN, номер документа, договора, пакета или проверки */
+                                title: string;
+                                /** @description Пояснение: метка, договор, статус, дата */
+                                details: string | null;
+                                /** @description events: объект события */
+                                itemId: string | null;
+                                /**
+                                 * @description items, events: vin или document
+                                 * @enum {string|null}
+                                 */
+                                itemKind: "vin" | "document" | null;
+                                /** @description Когда: событие обнаружено, проверка выполнена, пакет создан */
+                                at: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
