@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
@@ -14,25 +14,29 @@ import { ServerPagination } from '@/components/ui/server-pagination';
 import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
-import { usePagination } from '@/lib/pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCreatePledgePackage } from '../api/create-pledge-package';
 import { usePledgeEvents } from '../api/get-pledge-events';
 import { AddToPackageDialog } from './add-to-package-dialog';
 import { isFree, registryEventColumns, SelectAllCheckbox } from './event-columns';
 import { EventDrawer } from './event-drawer';
-import { activeFilterCount, type RegistryFilters, RegistryFiltersForm } from './registry-filters';
+import { activeFilterCount, RegistryFiltersForm } from './registry-filters';
+import { useRegistryView } from './use-registry-view';
 
 const t = texts.pledgeEventsRegistry;
-
-type Filters = RegistryFilters;
 
 /** The organisation's pledge notifications: filtered and paged on the server, chosen into packages. */
 export default function EventsTablePage() {
   const user = useUser();
   const canWrite = user?.role !== 'viewer';
-  const [filters, setFilters] = useState<Filters>({});
-  const { page, pageSize, setPage, onChange } = usePagination(25);
+  // Filters and page live in the URL (use-registry-view), so a link or a saved view opens this list.
+  const { view, setFilters: set, setPagination: onChange } = useRegistryView();
+  const { page, pageSize } = view;
+  // One object per URL change, so the debounce below settles instead of restarting every render.
+  const filters = useMemo(() => {
+    const { page: _page, pageSize: _pageSize, ...rest } = view;
+    return rest;
+  }, [view]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // The open notification lives in the URL, so a link (the header search) opens it.
   const [params, setParams] = useSearchParams();
@@ -61,10 +65,6 @@ export default function EventsTablePage() {
     onError: (error) => toast.error(getErrorMessage(error)),
   });
 
-  const set = (patch: Filters) => {
-    setFilters((current) => ({ ...current, ...patch }));
-    setPage(1);
-  };
   const items = events.data?.items ?? [];
   const free = items.filter(isFree);
   const toggle = (id: string) =>
