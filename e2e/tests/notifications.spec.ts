@@ -114,6 +114,8 @@ test('an analyst sees the rules and the log read-only', async ({ page }) => {
  * the change (the checks engine calls notifyEvents in the transaction that inserts the events).
  */
 test('an event found by a check run is mailed with the change and logged', async ({ page }) => {
+  // An import and a whole regular run over the demo portfolio: minutes on a busy machine.
+  test.setTimeout(240_000);
   const admin = await apiToken(DEMO_ADMIN);
   const items = await apiCall<{ items: { id: string; identifier: string; contractNumber: string | null }[] }>(
     admin,
@@ -154,7 +156,7 @@ test('an event found by a check run is mailed with the change and logged', async
             '/api/v1/monitoring/sources/wanted/imports',
           )
         ).items.find((item) => item.id === version)?.status,
-      { timeout: 30_000 },
+      { timeout: 90_000 },
     )
     .toBe('active');
 
@@ -163,9 +165,7 @@ test('an event found by a check run is mailed with the change and logged', async
     .poll(
       async () =>
         (await apiCall<{ status: string }>(admin, 'GET', `/api/v1/monitoring/check-runs/${run.id}`)).status,
-      {
-        timeout: 60_000,
-      },
+      { timeout: 120_000 },
     )
     .toMatch(/^completed/);
 

@@ -10,9 +10,12 @@ import { apiCall, apiToken, DEMO_ANALYST, signInThroughForm } from '../support/s
  * (its fastify declarations live in plugin files this project does not include).
  */
 const DEMO_DATASETS_MODULE = '../../apps/server/src/demo/demo-datasets.ts';
-const { DEMO_PLEDGED_VIN, DEMO_PLEDGE_NOTICE } = (await import(DEMO_DATASETS_MODULE)) as {
+const { DEMO_PLEDGED_VIN, DEMO_PLEDGE_NOTICE, DEMO_UNWATCHED_PLEDGED_VIN } = (await import(
+  DEMO_DATASETS_MODULE
+)) as {
   DEMO_PLEDGED_VIN: string;
   DEMO_PLEDGE_NOTICE: string;
+  DEMO_UNWATCHED_PLEDGED_VIN: string;
 };
 
 /** The sources a VIN check asks, by their Russian names (what the screens and the PDF show). */
@@ -102,13 +105,19 @@ test('a one-time check of a pledged VIN: results, printable document and PDF', a
 });
 
 test('a regular check run started by hand completes and its events appear', async ({ page }) => {
-  test.setTimeout(120_000);
-  // Whatever ran before, this run has something new to find: the demo VIN pledged to another
-  // creditor joins the portfolio (a first check reports a present pledge).
+  // A whole regular run over the demo portfolio: minutes on a busy machine.
+  test.setTimeout(240_000);
+  // Whatever ran before, this run has something new to find: a VIN pledged to another creditor that
+  // no other test or demo puts on monitoring joins the portfolio (a first check reports its pledge).
+  // DEMO_PLEDGED_VIN would not do: the integration example watches it and a later run checks it.
   const analyst = await apiToken(DEMO_ANALYST);
-  await apiCall(analyst, 'POST', '/api/v1/monitoring/regular-check/form-vin', {
-    rows: [{ vin: DEMO_PLEDGED_VIN, label: 'Проверка e2e' }],
-  });
+  const added = await apiCall<{ added: { item: { identifier: string } }[] }>(
+    analyst,
+    'POST',
+    '/api/v1/monitoring/regular-check/form-vin',
+    { rows: [{ vin: DEMO_UNWATCHED_PLEDGED_VIN, label: 'Проверка e2e' }] },
+  );
+  expect(added.added.map((row) => row.item.identifier)).toEqual([DEMO_UNWATCHED_PLEDGED_VIN]);
   await signInThroughForm(page, DEMO_ANALYST);
   await page.getByRole('link', { name: 'Регулярные проверки' }).click();
   await expect(page).toHaveURL(/\/monitoring\/checks$/);
@@ -118,7 +127,7 @@ test('a regular check run started by hand completes and its events appear', asyn
   await expect(page.getByText('Проверка запущена')).toBeVisible();
   const run = page.getByTestId('run-row').first();
   // The list polls while the run is going; the newest run is open with its progress by source.
-  await expect(run).toHaveAttribute('data-status', /^completed/, { timeout: 90_000 });
+  await expect(run).toHaveAttribute('data-status', /^completed/, { timeout: 180_000 });
   await expect(page.getByTestId('run-source-pledges')).toContainText('Готово');
   const eventsLink = run.getByRole('link');
   await expect(eventsLink).toHaveText(/^[1-9][\d\s]*$/);

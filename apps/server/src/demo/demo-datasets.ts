@@ -7,6 +7,13 @@ import { importDatasetIn } from '../modules/checks/sources/sources.service.ts';
 /** A VIN pledged to another creditor in the demo pledge dataset, for the one-time-check demo and e2e. */
 export const DEMO_PLEDGED_VIN = 'XTA217030C0412345';
 export const DEMO_PLEDGE_NOTICE = '2024-001-234567-890';
+/**
+ * A second VIN pledged to another creditor that nothing puts on monitoring (not the demo portfolio,
+ * not its history, not the integration example): the e2e regular run adds it itself, so that run's
+ * first check of it always has a pledge to report, whatever ran before.
+ */
+export const DEMO_UNWATCHED_PLEDGED_VIN = 'XTA217032C0412346';
+export const DEMO_UNWATCHED_PLEDGE_NOTICE = '2024-001-234568-901';
 /** A passport in the demo list of invalid passports. */
 export const DEMO_INVALID_PASSPORT = '4510123456';
 
@@ -218,5 +225,15 @@ export function buildDemoDatasets(items: DemoPortfolioRow[]): Record<SourceType,
     }
   });
 
+  records.pledges.push(
+    vinRecord(DEMO_UNWATCHED_PLEDGED_VIN, DEMO_UNWATCHED_PLEDGE_NOTICE, {
+      notice_number: DEMO_UNWATCHED_PLEDGE_NOTICE,
+      status: 'active',
+      registered_at: '2024-04-02',
+      pledgor: 'Смирнова Анна Викторовна',
+      pledgee: CREDITORS[1],
+      contract: 'КД-2024/0402',
+    }),
+  );
   return records;
 }

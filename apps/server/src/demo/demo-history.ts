@@ -382,8 +382,10 @@ async function updateDatasets(context: HistoryContext, organisationId: string): 
         }),
       ),
   ];
+  // Only pledges of portfolio vehicles lapse: the reserved VINs outside it keep their records.
+  const portfolioVins = new Set(vins);
   const pledges = records.pledges.map((record, index) =>
-    index % 10 === 3 && record.payload.status === 'active'
+    index % 10 === 3 && record.payload.status === 'active' && portfolioVins.has(record.identifier)
       ? { ...record, payload: { ...record.payload, status: 'excluded', excluded_at: since } }
       : record,
   );
