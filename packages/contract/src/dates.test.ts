@@ -91,4 +91,16 @@ describe('isCalendarDay and the pledge forms’ dates', () => {
       '2026-04-30',
     ]);
   });
+
+  it('reads the day of a date-time as a bank export writes it, and of an Excel date or date-time cell', () => {
+    expect(
+      ['15.01.2025 0:00:00', '15.01.2025 23:59', '2025-01-15 10:30:00', '45672', '45672.99'].map(parseRuDate),
+    ).toEqual(['2025-01-15', '2025-01-15', '2025-01-15', '2025-01-15', '2025-01-15']);
+    expect(['15.01.2025 25', '15.01.2025 10:3', '45672.', '4567.5'].map(parseRuDate)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
 });

@@ -157,8 +157,9 @@ export function parseRuDate(input: string): string | null {
   let y: number;
   let m: number;
   let d: number;
-  const ru = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(text);
-  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:T.*)?$/.exec(text);
+  // A bank's export may carry the time of day after the date («15.01.2025 0:00:00»): the day counts.
+  const ru = /^(\d{1,2})[./](\d{1,2})[./](\d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/.exec(text);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(text);
   if (ru) {
     d = Number(ru[1]);
     m = Number(ru[2]);
@@ -167,9 +168,9 @@ export function parseRuDate(input: string): string | null {
     y = Number(iso[1]);
     m = Number(iso[2]);
     d = Number(iso[3]);
-  } else if (/^\d{5}$/.test(text) && Number(text) > 20000 && Number(text) < 80000) {
-    // Excel stores dates as days since 1899-12-30.
-    const date = new Date(Date.UTC(1899, 11, 30) + Number(text) * 86_400_000);
+  } else if (/^\d{5}(?:\.\d+)?$/.test(text) && Number(text) > 20000 && Number(text) < 80000) {
+    // Excel stores dates as days since 1899-12-30, a date-time cell with the time as the fraction.
+    const date = new Date(Date.UTC(1899, 11, 30) + Math.floor(Number(text)) * 86_400_000);
     return date.toISOString().slice(0, 10);
   } else {
     return null;
