@@ -8,7 +8,9 @@ import {
   countRequest,
   listRequestTotals,
   requestsLeftToday,
+  SEND_GUARD_MS,
   takeRequest,
+  waitForSend,
 } from './request-budget.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../../..');
@@ -43,41 +45,94 @@ function takeInProcess(type: string, rate: number, count: number, concurrency: n
 }
 
 describe('the rate limit of a source', () => {
-  it('holds across two processes together: never more than the limit in any second, and reached', async () => {
+  it('holds across two processes together: never more than the limit in any second of the recorded sends', async () => {
     const rate = 20;
     const [first, second] = await Promise.all([
       takeInProcess('wanted', rate, 40, 8),
       takeInProcess('wanted', rate, 40, 8),
     ]);
-    const all = [...first!, ...second!].sort((a, b) => a - b);
+    const all = [...first!, ...second!];
+    // Every request was admitted (none lost), each with the send time recorded at its admission.
     expect(all).toHaveLength(80);
-    // Each process alone paced at 20/s would have sent 40 in 2 s: together 40 in any second.
+    expect(new Set(all).size).toBe(80);
+    // Each process alone paced at 20/s would have sent 40 in 2 s: together 20 in any second.
     expect(busiestSecond(all)).toBeLessThanOrEqual(rate);
-    // And the limit is used: 80 requests at 20/s take about 4 s (slots a little apart, see
-    // SLOT_TOLERANCE_MS), never much longer.
-    const span = (all.at(-1)! - all[0]!) / 1000;
-    expect(span).toBeGreaterThanOrEqual(79 / rate - 0.05);
-    // (Generous: on a loaded machine a late wake gives its slot up rather than crowd the next second.)
-    expect(span).toBeLessThan((79 / rate) * 2);
   });
 
-  it('holds across two pools of one process too', async () => {
+  it('is not wasted by late waiters: two pools of a busy process still send what the window allows', async () => {
     const { createPool } = await import('../../../db/pool.ts');
+    const rate = 20;
     const pools = [createPool(connectionString, 4), createPool(connectionString, 4)];
+    // A busy event loop: blocked 30 ms of every 50, so nearly every waiter wakes late (the slots of
+    // the earlier limiter were given up by such waiters, and the rate fell to a small part of the limit).
+    const busy = setInterval(() => {
+      const until = performance.now() + 30;
+      while (performance.now() < until) {
+        // busy
+      }
+    }, 50);
     const sent: number[] = [];
-    await Promise.all(
-      pools.flatMap((pool) =>
-        Array.from({ length: 6 }, async () => {
-          for (let i = 0; i < 5; i++) {
-            await takeRequest(pool, 'restrictions', { rateLimit: 15 });
-            sent.push(Date.now());
-          }
-        }),
-      ),
+    const until = Date.now() + 3000;
+    try {
+      await Promise.all(
+        pools.flatMap((pool) =>
+          Array.from({ length: 6 }, async () => {
+            while (Date.now() < until) {
+              sent.push(await waitForSend(pool, 'restrictions', rate));
+            }
+          }),
+        ),
+      );
+    } finally {
+      clearInterval(busy);
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+    expect(busiestSecond(sent)).toBeLessThanOrEqual(rate);
+    // About 3 s of takers: the window allows ~78 (the first second's 20, then 20 a 1.03 s). Generous:
+    // 60 % of 3 s at the limit (the slot limiter this replaced sent ~26 here; this one ~72).
+    expect(sent.length).toBeGreaterThanOrEqual(rate * 3 * 0.6);
+  });
+
+  it('records nothing for a refused ask, admits a waiter that comes back late, and cleans old sends', async () => {
+    const rate = 5;
+    // Fill the window, then ask once more: the window is full, so a wake-up time comes back and
+    // nothing is recorded for the refused ask.
+    for (let i = 0; i < rate; i++) {
+      await waitForSend(app.db, 'passport', rate);
+    }
+    const { rows } = await app.db.query<{ admitted: boolean; wait_ms: number }>(
+      'SELECT admitted, wait_ms FROM take_source_send($1, $2, $3, false)',
+      ['passport', rate, 1000 + SEND_GUARD_MS],
     );
-    await Promise.all(pools.map((pool) => pool.end()));
-    expect(sent).toHaveLength(60);
-    expect(busiestSecond(sent)).toBeLessThanOrEqual(15);
+    expect(rows[0]!.admitted).toBe(false);
+    expect(rows[0]!.wait_ms).toBeGreaterThan(0);
+    expect(rows[0]!.wait_ms).toBeLessThanOrEqual(1000 + SEND_GUARD_MS);
+    const recorded = async () =>
+      (
+        await app.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM source_rate_sends WHERE source_type = 'passport'`,
+        )
+      ).rows[0]!.n;
+    expect(await recorded()).toBe(rate);
+    // Long after its wake-up time (a late waiter): it is simply admitted, and old sends are cleaned.
+    await new Promise((resolve) => setTimeout(resolve, 1000 + SEND_GUARD_MS + 300));
+    const { rows: late } = await app.db.query<{ admitted: boolean }>(
+      'SELECT admitted FROM take_source_send($1, $2, $3, true)',
+      ['passport', rate, 1000 + SEND_GUARD_MS],
+    );
+    expect(late[0]!.admitted).toBe(true);
+    expect(await recorded()).toBe(1);
+  });
+
+  it('a limit under one a second lets one request into each 1/rate seconds', async () => {
+    const first = await waitForSend(app.db, 'enforcement', 0.5);
+    const { rows } = await app.db.query<{ admitted: boolean; wait_ms: number }>(
+      'SELECT admitted, wait_ms FROM take_source_send($1, 1, $2, false)',
+      ['enforcement', 2000 + SEND_GUARD_MS],
+    );
+    expect(rows[0]!.admitted).toBe(false);
+    expect(rows[0]!.wait_ms).toBeGreaterThan(1000);
+    expect(first).toBeGreaterThan(0);
   });
 });
 

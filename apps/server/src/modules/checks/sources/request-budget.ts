@@ -1,7 +1,7 @@
 /**
  * The request budget of a remote source, shared by every app and worker process through PostgreSQL
- * (0063_source_request_budget.sql): SOURCE_<TYPE>_RATE_LIMIT requests per second across all of
- * them, SOURCE_<TYPE>_DAILY_LIMIT requests per Moscow day, SOURCE_<TYPE>_PRICE roubles per request.
+ * (0063_source_request_budget.sql; the rate window, 0106): SOURCE_<TYPE>_RATE_LIMIT requests per
+ * second across all of them, SOURCE_<TYPE>_DAILY_LIMIT requests per Moscow day, SOURCE_<TYPE>_PRICE roubles per request.
  * Every outgoing request to a provider (each retry too: the provider counts and bills it) takes one.
  */
 import type { SourceType } from '@pledgewatch/contract';
@@ -21,15 +21,13 @@ export interface RequestBudgetConfig {
 export const DAILY_LIMIT_REACHED = 'daily_limit';
 
 /**
- * How late a request may leave after its slot: the slots are spaced (1000 + SLOT_TOLERANCE_MS) / rate
- * apart, so requests that leave up to this late still number at most `rate` in any window of one
- * second (a window can hold requests of slots up to this much before it). A process that wakes
- * later than LATE_WAKE_MS (a busy event loop, a slow answer from the database) takes a new slot
- * instead of sending on a stale one; the rest is left for the way from here to the socket. The
- * price: at most 3 % under the limit.
+ * The rate limit's window is this much longer than a second. The window bounds the admissions by the
+ * database's clock; a request reaches the provider a little after its admission (the answer's way
+ * back, the event loop, the socket), and that delay varies. A window of 1 s + SEND_GUARD_MS keeps
+ * at most `rate` requests in any second at the provider while the delays differ by less than this.
+ * The price: at most 3 % under the limit.
  */
-export const SLOT_TOLERANCE_MS = 30;
-const LATE_WAKE_MS = 15;
+export const SEND_GUARD_MS = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,85 +52,36 @@ export async function countRequest(
 }
 
 /**
- * Takes the source's next free send time and moves it one interval on, in one statement (the row's
- * lock orders concurrent takers across processes). Returns the slot and the moment it was taken,
- * both by the database's clock (epoch ms).
+ * Waits until the source's window of 1 s (+ SEND_GUARD_MS) has room and takes it, across all
+ * processes (take_source_send, 0106): the admission and its recorded send time are one call under
+ * the source's row lock, so no more than `rateLimit` requests are admitted in any window whatever
+ * the waiters' timing. A waiter that finds the window full is given a wake-up time in line (so that
+ * waiters do not all ask at once); one that wakes late, or finds the room taken, simply asks again
+ * and is told when the window has room: no capacity is held for it, so none is lost.
+ * Returns the recorded send time (epoch ms, the database's clock).
  */
-async function takeSlot(
-  db: Queryable,
-  type: SourceType,
-  rateLimit: number,
-): Promise<{ slot: number; taken: number }> {
-  const intervalMs = (1000 + SLOT_TOLERANCE_MS) / rateLimit;
-  const { rows } = await db.query<{ slot: number; taken: number }>(
-    `INSERT INTO source_rate_slots AS s (source_type, next_slot)
-     VALUES ($1, clock_timestamp() + $2::float8 * interval '1 millisecond')
-     ON CONFLICT (source_type) DO UPDATE
-       SET next_slot = greatest(s.next_slot, clock_timestamp()) + $2::float8 * interval '1 millisecond'
-     RETURNING extract(epoch FROM next_slot)::float8 * 1000 - $2::float8 AS slot,
-               extract(epoch FROM clock_timestamp())::float8 * 1000 AS taken`,
-    [type, intervalMs],
-  );
-  return rows[0]!;
-}
-
-/**
- * The database's clock minus this process's monotonic clock, bounded from recent statements: one
- * that left at `sent` and came back at `received` with the database's `taken` puts the offset in
- * [taken − received, taken − sent]. Each bound is the tightest of the last 10 s, so one answer
- * delayed by a busy event loop neither makes a process send early nor hides its lateness.
- */
-const offsetSamples: { at: number; low: number; high: number }[] = [];
-function clockOffset(sample: { sent: number; received: number; taken: number }): {
-  low: number;
-  high: number;
-} {
-  offsetSamples.push({
-    at: sample.received,
-    low: sample.taken - sample.received,
-    high: sample.taken - sample.sent,
-  });
-  while (
-    offsetSamples.length > 1 &&
-    (offsetSamples[0]!.at < sample.received - 10_000 || offsetSamples.length > 256)
-  ) {
-    offsetSamples.shift();
-  }
-  let low = -Infinity;
-  let high = Infinity;
-  for (const each of offsetSamples) {
-    low = Math.max(low, each.low);
-    high = Math.min(high, each.high);
-  }
-  if (low > high) {
-    // The database's clock was set (the bounds disagree): trust this statement alone.
-    offsetSamples.splice(0, offsetSamples.length - 1);
-    return { low: sample.taken - sample.received, high: sample.taken - sample.sent };
-  }
-  return { low, high };
-}
-
-/** Waits for a send time of the source under its rate limit, across all processes. */
-export async function waitForSlot(db: Queryable, type: SourceType, rateLimit: number): Promise<void> {
-  for (;;) {
-    const sent = performance.now();
-    const { slot, taken } = await takeSlot(db, type, rateLimit);
-    const offset = clockOffset({ sent, received: performance.now(), taken });
-    // Woken by the low bound: never before the slot by the database's clock.
-    const waitMs = slot - offset.low - performance.now();
-    if (waitMs > 0) {
-      await sleep(waitMs);
+export async function waitForSend(db: Queryable, type: SourceType, rateLimit: number): Promise<number> {
+  // In whole requests: a limit of 2.5/s lets 2 into any second; one under 1/s lets 1 into 1/rate s.
+  const count = rateLimit >= 1 ? Math.floor(rateLimit) : 1;
+  const windowMs = (rateLimit >= 1 ? 1000 : 1000 / rateLimit) + SEND_GUARD_MS;
+  for (let queued = false; ; queued = true) {
+    const { rows } = await db.query<{ admitted: boolean; sent_at_ms: number | null; wait_ms: number }>(
+      'SELECT admitted, sent_at_ms, wait_ms FROM take_source_send($1, $2, $3, $4)',
+      [type, count, windowMs, queued],
+    );
+    const { admitted, sent_at_ms, wait_ms } = rows[0]!;
+    if (admitted) {
+      return sent_at_ms!;
     }
-    // Lateness by the high bound: never underestimated.
-    if (performance.now() + offset.high - slot <= LATE_WAKE_MS) {
-      return;
-    }
+    // Both ends of wait_ms are the database's clock, and the sleep starts after its answer came
+    // back: never early. A floor of 1 ms keeps a rounding error from asking in a tight loop.
+    await sleep(Math.max(1, Math.ceil(wait_ms)));
   }
 }
 
 /**
- * One request of the source: counted against today's limit and priced, then sent no earlier than
- * its slot under the rate limit. Returns DAILY_LIMIT_REACHED, without waiting, when the day's
+ * One request of the source: counted against today's limit and priced, then admitted under the
+ * rate limit (waitForSend). Returns DAILY_LIMIT_REACHED, without waiting, when the day's
  * limit is spent: the caller must not send the request (and must not take the item as asked).
  */
 export async function takeRequest(
@@ -144,7 +93,7 @@ export async function takeRequest(
   if (!(await countRequest(db, type, config, options.now))) {
     return DAILY_LIMIT_REACHED;
   }
-  await waitForSlot(db, type, config.rateLimit);
+  await waitForSend(db, type, config.rateLimit);
   return 'ok';
 }
 

@@ -1,10 +1,10 @@
 /**
  * One process taking requests from a source's budget (request-budget.test.ts starts two): prints a
- * JSON line with the time each request would have been sent (Date.now()).
+ * JSON line with the send time each request was admitted at (recorded by the database's clock).
  */
 import type { SourceType } from '@pledgewatch/contract';
 import { createPool } from '../../../db/pool.ts';
-import { takeRequest } from '../sources/request-budget.ts';
+import { waitForSend } from '../sources/request-budget.ts';
 
 const [databaseUrl, type, rate, count, concurrency] = process.argv.slice(2) as [
   string,
@@ -20,9 +20,7 @@ await Promise.all(
   Array.from({ length: Number(concurrency) }, async () => {
     while (left > 0) {
       left--;
-      if ((await takeRequest(db, type, { rateLimit: Number(rate) })) === 'ok') {
-        sent.push(Date.now());
-      }
+      sent.push(await waitForSend(db, type, Number(rate)));
     }
   }),
 );
