@@ -1,6 +1,7 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
 import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 import type { ValidItemRow } from './item-rules.ts';
 import { ANCHOR_STEP, anchoredPage } from './items-anchors.queries.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
@@ -102,8 +103,6 @@ export function lastCheckOrder(direction: 'ASC' | 'DESC', limit: string): string
     ) merged ORDER BY k ${direction}, id ${direction}`;
 }
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /**
  * Above this many matches (the planner's estimate from the statistics of the search index) a search
  * reports an estimated total: counting 200,000 matches exactly on every page costs more than the page.
@@ -167,9 +166,9 @@ export async function findItems(
   if (search) {
     // Identifiers are stored without spaces and dashes: "45 06 123456" must find "4506123456".
     const compact = search.replace(/[\s\-–—№]+/g, '');
-    params.push(`%${escapeLike(search)}%`);
+    params.push(containsPattern(search));
     if (compact && compact !== search) {
-      params.push(`%${escapeLike(compact)}%`);
+      params.push(containsPattern(compact));
       match = `(${SEARCH_EXPRESSION} LIKE $4 OR ${SEARCH_EXPRESSION} LIKE $5)`;
     } else {
       match = `${SEARCH_EXPRESSION} LIKE $4`;

@@ -8,6 +8,7 @@ import type {
 } from '@pledgewatch/contract';
 import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 import type { VehicleJson } from './pledges.queries.ts';
 
 export interface EventRow {
@@ -229,8 +230,6 @@ export interface EventFilters {
   ids?: string[];
 }
 
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 function eventWhere(filters: EventFilters): { sql: string; params: unknown[] } {
   const params: unknown[] = [filters.organisationId];
   const where = ['e.organisation_id = $1'];
@@ -266,16 +265,16 @@ function eventWhere(filters: EventFilters): { sql: string; params: unknown[] } {
     if (vin.length === 17) {
       where.push(`e.vins @> ARRAY[${add(vin)}]::text[]`);
     } else {
-      where.push(`array_to_string(e.vins, ' ') LIKE ${add(`%${likeEscape(vin)}%`)}`);
+      where.push(`array_to_string(e.vins, ' ') LIKE ${add(containsPattern(vin))}`);
     }
   }
   if (filters.pledgor) {
     where.push(
-      `lower(e.pledgor_name || ' ' || e.pledgor_identifier) LIKE ${add(`%${likeEscape(filters.pledgor.toLowerCase().replace(/\s+/g, ' '))}%`)}`,
+      `lower(e.pledgor_name || ' ' || e.pledgor_identifier) LIKE ${add(containsPattern(filters.pledgor.toLowerCase().replace(/\s+/g, ' ')))}`,
     );
   }
   if (filters.registrationNumber) {
-    const pattern = add(`%${likeEscape(filters.registrationNumber)}%`);
+    const pattern = add(containsPattern(filters.registrationNumber));
     where.push(
       `(e.registration_number LIKE ${pattern} OR e.registered_number LIKE ${pattern} OR p.registration_number LIKE ${pattern})`,
     );

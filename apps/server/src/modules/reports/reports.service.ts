@@ -30,6 +30,7 @@ import {
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 import { formatMoscowDate, formatMoscowDateTime, moscowMidnight } from '../../lib/moscow-time.ts';
 import { nextDay } from '../statistics/index.ts';
 import {
@@ -183,10 +184,9 @@ const UPLOAD_COLUMNS: ReportColumn[] = [
   { header: 'Ошибка', width: 30 },
 ];
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 const likePattern = (value: string | undefined) => {
   const text = value?.trim().toLowerCase();
-  return text ? `%${escapeLike(text)}%` : null;
+  return text ? containsPattern(text) : null;
 };
 const listOrNull = <T>(values: T[] | undefined) => (values?.length ? values : null);
 

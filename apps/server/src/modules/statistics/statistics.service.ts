@@ -12,6 +12,7 @@ import {
 } from '@pledgewatch/contract';
 import type pg from 'pg';
 import type { AuthContext } from '../../lib/auth-context.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 import { moscowMidnight } from '../../lib/moscow-time.ts';
 import { listSpendByDay, readStatistics, type StatisticsScope } from './statistics.queries.ts';
 
@@ -66,8 +67,6 @@ export function periodBuckets(
 const emptyDeliveries = (): DeliveryCounts =>
   Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as DeliveryCounts;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 export async function getStatistics(options: {
   db: pg.Pool;
   auth: AuthContext;
@@ -83,7 +82,7 @@ export async function getStatistics(options: {
     toTs: moscowMidnight(nextDay(query.to)),
     grouping: query.grouping,
     itemKinds: query.itemKind ? [query.itemKind] : [...ITEM_KINDS],
-    labelPattern: label ? `%${escapeLike(label)}%` : null,
+    labelPattern: label ? containsPattern(label) : null,
   };
   const eventFilter = {
     eventTypes: query.eventTypes?.length ? query.eventTypes : null,

@@ -195,6 +195,34 @@ describe('events list total', () => {
   });
 });
 
+describe('events list search', () => {
+  it('matches «%» and «_» as themselves, not as LIKE wildcards', async () => {
+    const owner = (await createSignedInUser(app)).organisationId;
+    const run = await insertRun(app.db, owner);
+    const labels = ['Скидка 50% Vesta', 'fleet_7 Rio', 'Kia Ceed', 'Lada Granta'];
+    for (const label of labels) {
+      const itemId = await insertItem(app.db, owner, { label });
+      await insertEvent(app.db, {
+        organisationId: owner,
+        itemId,
+        runId: run,
+        type: 'wanted_added',
+        source: 'wanted',
+        detectedAt: '2026-03-03T12:00:00Z',
+      });
+    }
+    const labelsFound = async (search: string) =>
+      (await findEvents(app.db, { organisationId: owner, search, limit: 10, offset: 0 })).items
+        .map((event) => event.item_label)
+        .sort();
+    expect(await labelsFound('%')).toEqual(['Скидка 50% Vesta']);
+    expect(await labelsFound('_')).toEqual(['fleet_7 Rio']);
+    // A lone wildcard once matched every event; a plain search still finds by substring.
+    expect(await labelsFound('a%a')).toEqual([]);
+    expect(await labelsFound('ceed')).toEqual(['Kia Ceed']);
+  });
+});
+
 const RANK = { low: 1, medium: 2, high: 3, critical: 4 } as const;
 
 describe('events list sorting', () => {

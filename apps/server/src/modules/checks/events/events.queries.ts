@@ -1,6 +1,7 @@
 import type { EventSortKey, EventType, Severity, SourceType } from '@pledgewatch/contract';
 import { itemLastCheckedSql } from '../../../db/item-last-check.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import { containsPattern } from '../../../lib/like-pattern.ts';
 import {
   moscowDate,
   moscowDayAtOrAfter,
@@ -81,7 +82,7 @@ function eventFilterSql(filter: EventFilter): { where: string; params: unknown[]
     filter.sources?.length ? filter.sources : null,
     filter.itemId ?? null,
     filter.read ?? null,
-    search ? `%${search}%` : null,
+    search ? containsPattern(search) : null,
     filter.runId ?? null,
   ];
   const where = `e.organisation_id = $1
