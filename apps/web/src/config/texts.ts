@@ -12,6 +12,9 @@ export const texts = {
     ...signedOutTexts.common,
     /** The count on a multi-select filter (events, statistics, report). */
     selected: (count: number) => `Выбрано: ${count}`,
+    /** The two ends of a period (statistics, report). */
+    dateFrom: 'С',
+    dateTo: 'По',
   },
   nav: {
     label: 'Навигация',

@@ -101,9 +101,3 @@ export function DateField({
     </LocalizationProvider>
   );
 }
-
-/**
- * How a «С»/«По» pair of date fields sits: stacked on a phone (a date field does not shrink below
- * its ДД.ММ.ГГГГ and calendar button, so two in a row leave a 390 px screen), side by side above.
- */
-export const DATE_PAIR_DIRECTION = { xs: 'column', sm: 'row' } as const;

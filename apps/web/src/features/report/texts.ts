@@ -16,8 +16,6 @@ export const texts = {
     },
     period: 'Период (МСК)',
     presets: { '7': '7 дней', '30': '30 дней', '90': '90 дней', year: 'Этот год' },
-    from: 'С',
-    to: 'По',
     allTime: 'За всё время',
     filters: 'Условия',
     eventTypes: 'Типы событий',

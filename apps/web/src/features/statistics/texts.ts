@@ -9,8 +9,6 @@ export const texts = {
     title: 'Статистика',
     period: 'Период',
     presets: { '7': '7 дней', '30': '30 дней', '90': '90 дней', year: 'Этот год', custom: 'Свой период' },
-    from: 'С',
-    to: 'По',
     grouping: 'Группировка',
     groupings: { day: 'Дни', week: 'Недели', month: 'Месяцы' },
     itemKind: 'Объекты',

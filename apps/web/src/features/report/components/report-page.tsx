@@ -35,7 +35,7 @@ import {
 import { useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import { EventTypeSelect, SeveritySelect, SourceSelect } from '@/components/events/event-filter-selects';
-import { DATE_PAIR_DIRECTION, DateField } from '@/components/ui/date-field';
+import { DateRangeFields } from '@/components/ui/date-range-fields';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
@@ -309,30 +309,19 @@ function PeriodSection({
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
-        <Stack direction={DATE_PAIR_DIRECTION} spacing={1}>
-          <DateField
-            sx={{ flex: 1, minWidth: 0 }}
-            size="small"
-            label={t.from}
-            value={form.from}
-            disabled={form.allTime}
-            onChange={(value) => {
-              setPreset(null);
-              set({ from: value });
-            }}
-          />
-          <DateField
-            sx={{ flex: 1, minWidth: 0 }}
-            size="small"
-            label={t.to}
-            value={form.to}
-            disabled={form.allTime}
-            onChange={(value) => {
-              setPreset(null);
-              set({ to: value });
-            }}
-          />
-        </Stack>
+        <DateRangeFields
+          from={form.from}
+          to={form.to}
+          disabled={form.allTime}
+          onFromChange={(value) => {
+            setPreset(null);
+            set({ from: value });
+          }}
+          onToChange={(value) => {
+            setPreset(null);
+            set({ to: value });
+          }}
+        />
         {form.kind === 'uploads' ? (
           <ToggleButton
             size="small"

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { STATISTICS_GROUPINGS, type StatisticsGrouping } from '@pledgewatch/contract';
 import { useState } from 'react';
 import { EventTypeSelect, SourceSelect } from '@/components/events/event-filter-selects';
-import { DATE_PAIR_DIRECTION, DateField } from '@/components/ui/date-field';
+import { DateRangeFields } from '@/components/ui/date-range-fields';
 import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
@@ -93,24 +93,13 @@ export default function StatisticsPage() {
                 </ToggleButton>
               ))}
             </ToggleButtonGroup>
-            <Stack direction={DATE_PAIR_DIRECTION} spacing={1}>
-              <DateField
-                sx={{ flex: 1, minWidth: 0 }}
-                size="small"
-                label={t.from}
-                value={view.from}
-                max={view.to}
-                onChange={(value) => value && setDate('from', value)}
-              />
-              <DateField
-                sx={{ flex: 1, minWidth: 0 }}
-                size="small"
-                label={t.to}
-                value={view.to}
-                min={view.from}
-                onChange={(value) => value && setDate('to', value)}
-              />
-            </Stack>
+            <DateRangeFields
+              from={view.from}
+              to={view.to}
+              bounded
+              onFromChange={(value) => value && setDate('from', value)}
+              onToChange={(value) => value && setDate('to', value)}
+            />
             <ToggleButtonGroup
               size="small"
               exclusive
