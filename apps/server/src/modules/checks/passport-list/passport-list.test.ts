@@ -1,49 +1,41 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../../db/pool.ts';
 import type { JobContext } from '../../../jobs/job-definition.ts';
-import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { bearer, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
 import { sourceImportJob } from '../jobs/source-import.job.ts';
 import { createSourceAdapter } from '../sources/source-registry.ts';
 import {
   addItems,
   importPassportList,
-  multipartFile,
   passportListCsv,
   runChecksNow,
 } from '../testing/checks-test-helpers.ts';
+import { sourceImportTestSetup } from '../testing/source-import-test-setup.ts';
 import { listedAmong, passportListTable } from './passport-list.queries.ts';
 import { importPassportListIn, runSourceImport } from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
 
-// A data directory of its own: the test asserts that no list file is left in it.
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-passport-list-'));
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
-const { app, config } = await buildTestApp({ config: { dataDir } });
+const {
+  app,
+  config,
+  staff,
+  postImport,
+  importFiles: filesOnDisk,
+  importStatus,
+  killImport,
+} = await sourceImportTestSetup('passport-list');
 
-let staff: TestUser;
 let analyst: TestUser;
 
 beforeAll(async () => {
-  staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
   analyst = await createSignedInUser(app, { role: 'analyst' });
 });
 
 /** bzip2 of the text, by Debian's `bzip2` (package bzip2, in every base system). */
 const bzip2 = (text: string) => execFileSync('bzip2', ['-c'], { input: text, maxBuffer: 64 * 1024 * 1024 });
 
-const post = (fileName: string, content: string | Uint8Array) => {
-  const file = multipartFile(fileName, content);
-  return app.inject({
-    method: 'POST',
-    url: '/api/v1/monitoring/sources/passport/imports',
-    payload: file.payload,
-    headers: { ...file.headers, ...bearer(staff.token) },
-  });
-};
+const post = (fileName: string, content: string | Uint8Array) => postImport('passport', fileName, content);
 
 /** The passport source as a check or a run uses it, answering for one passport. */
 async function listed(passport: string): Promise<boolean> {
@@ -68,9 +60,6 @@ const listTables = async () =>
       `SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'passport_list_%' ORDER BY 1`,
     )
   ).rows.map((row) => row.relname);
-
-const filesOnDisk = async () =>
-  readdir(path.join(config.dataDir, 'source-imports')).catch(() => [] as string[]);
 
 describe('the MVD passport list', () => {
   it('imports the list as published (.csv.bz2) in the background: 202, then active, leading zeros kept, bad rows counted', async () => {
@@ -130,15 +119,7 @@ describe('the MVD passport list', () => {
   it('switches versions atomically: checks during an import read the old one, the old storage goes after', async () => {
     await importPassportList(app, staff.token, passportListCsv(['1111000001']));
     const before = await activeImport();
-    const file = multipartFile('list.csv', passportListCsv(['2222000002', '1111000009']));
-    const queued = (
-      await app.inject({
-        method: 'POST',
-        url: '/api/v1/monitoring/sources/passport/imports',
-        payload: file.payload,
-        headers: { ...file.headers, ...bearer(staff.token) },
-      })
-    ).json();
+    const queued = (await post('list.csv', passportListCsv(['2222000002', '1111000009']))).json();
     const seen: string[] = [];
     await runSourceImport({
       db: app.db,
@@ -166,19 +147,7 @@ describe('the MVD passport list', () => {
     await importPassportList(app, staff.token, passportListCsv(['3333000003']));
     const before = await activeImport();
     const queued = (await post('list.csv.bz2', bzip2(passportListCsv(['4444000004'])))).json();
-    await expect(
-      runSourceImport({
-        db: app.db,
-        config,
-        importId: queued.id,
-        lastAttempt: false,
-        onPhase(phase) {
-          if (phase === 'indexed') {
-            throw new Error('worker killed');
-          }
-        },
-      }),
-    ).rejects.toThrow('worker killed');
+    await killImport(queued.id, (phase) => phase === 'indexed');
     expect((await activeImport())!.id).toBe(before!.id);
     expect(await listed('3333000003')).toBe(true);
     expect(await listed('4444000004')).toBe(false);
@@ -197,24 +166,12 @@ describe('the MVD passport list', () => {
     const before = await activeImport();
     const tables = await listTables();
     const queued = (await post('list.csv', passportListCsv(['6666000007']))).json();
-    await expect(
-      runSourceImport({
-        db: app.db,
-        config,
-        importId: queued.id,
-        lastAttempt: false,
-        onPhase() {
-          throw new Error('worker killed');
-        },
-      }),
-    ).rejects.toThrow('worker killed');
+    await killImport(queued.id);
     await sourceImportJob.quarantine!(
       { id: 'job', data: { importId: queued.id }, retryCount: 1, retryLimit: 2 },
       { db: app.db } as JobContext,
     );
-    const row = (await app.db.query('SELECT status, failure FROM source_imports WHERE id = $1', [queued.id]))
-      .rows[0];
-    expect(row).toEqual({
+    expect(await importStatus(queued.id)).toEqual({
       status: 'failed',
       failure: 'Импорт дважды прерван остановкой процесса и больше не запускается: загрузите файл заново',
     });

@@ -1,33 +1,25 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../../../testing/test-app.ts';
 import { abandonSourceImport, runSourceImport } from '../passport-list/passport-list.service.ts';
-import { importSourceFile, multipartFile, randomVin } from '../testing/checks-test-helpers.ts';
+import { importSourceFile, randomVin } from '../testing/checks-test-helpers.ts';
+import { sourceImportTestSetup } from '../testing/source-import-test-setup.ts';
 import { createSourceAdapter } from './source-registry.ts';
 
-// A data directory of its own: the test asserts that no dataset file is left in it.
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-dataset-import-'));
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
-const { app, config } = await buildTestApp({ config: { dataDir } });
-
-let staff: TestUser;
-beforeAll(async () => {
-  staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
-});
+const {
+  app,
+  config,
+  staff,
+  postImport,
+  importFiles: files,
+  importStatus: status,
+  killImport,
+} = await sourceImportTestSetup('dataset-import');
 
 const wantedCsv = (rows: [vin: string, recordId: string, since: string][]) =>
   `vin,record_id,since\n${rows.map((row) => row.join(',')).join('\n')}\n`;
 
 const post = async (fileName: string, content: string) => {
-  const file = multipartFile(fileName, content);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/v1/monitoring/sources/wanted/imports',
-    payload: file.payload,
-    headers: { ...file.headers, ...bearer(staff.token) },
-  });
+  const response = await postImport('wanted', fileName, content);
   expect(response.statusCode, response.body).toBe(202);
   return response.json<{ id: string; status: string; progress: { phase: string } | null }>();
 };
@@ -52,11 +44,6 @@ const records = async (importId: string) =>
       [importId],
     )
   ).rows;
-
-const status = async (importId: string) =>
-  (await app.db.query('SELECT status, failure FROM source_imports WHERE id = $1', [importId])).rows[0];
-
-const files = () => readdir(path.join(dataDir, 'source-imports')).catch(() => [] as string[]);
 
 describe('a dataset import is a job', () => {
   it('answers 202 with the version queued, then loads it in the background: the last of repeated rows wins across chunks', async () => {
@@ -90,21 +77,13 @@ describe('a dataset import is a job', () => {
     const queued = await post('v2.csv', wantedCsv([[added, 'A-1', '2025-02-01']]));
 
     // Killed after its records were written, before the switch: the old version answers meanwhile.
-    await expect(
-      runSourceImport({
-        db: app.db,
-        config,
-        importId: queued.id,
-        lastAttempt: false,
-        async onPhase(phase) {
-          expect(phase).toBe('loaded');
-          expect(await records(queued.id)).toHaveLength(1);
-          expect(await found(kept)).toEqual(['K-1']);
-          expect(await found(added)).toEqual([]);
-          throw new Error('worker killed');
-        },
-      }),
-    ).rejects.toThrow('worker killed');
+    await killImport(queued.id, async (phase) => {
+      expect(phase).toBe('loaded');
+      expect(await records(queued.id)).toHaveLength(1);
+      expect(await found(kept)).toEqual(['K-1']);
+      expect(await found(added)).toEqual([]);
+      return true;
+    });
     expect(await status(queued.id)).toMatchObject({ status: 'importing' });
     expect(await found(kept)).toEqual(['K-1']);
     expect(await files()).toEqual([queued.id]);
@@ -124,17 +103,7 @@ describe('a dataset import is a job', () => {
     const kept = randomVin();
     await importSourceFile(app, staff.token, 'wanted', 'v1.csv', wantedCsv([[kept, 'K-2', '2025-01-01']]));
     const queued = await post('v2.csv', wantedCsv([[randomVin(), 'Q-1', '2025-02-01']]));
-    await expect(
-      runSourceImport({
-        db: app.db,
-        config,
-        importId: queued.id,
-        lastAttempt: false,
-        onPhase() {
-          throw new Error('worker killed');
-        },
-      }),
-    ).rejects.toThrow('worker killed');
+    await killImport(queued.id);
     await abandonSourceImport({ db: app.db, importId: queued.id });
     expect(await status(queued.id)).toMatchObject({
       status: 'failed',
