@@ -1,7 +1,6 @@
-import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
-import { DATASET_NOT_LOADED, readActiveImport, sourceAnswersFor } from '../sources/dataset-source.ts';
+import type { Finding } from '@pledgewatch/contract';
+import { DATASET_NOT_LOADED, openDatasetSource } from '../sources/dataset-source.ts';
 import {
-  type ActiveImport,
   BATCH_IDENTIFIER_FROM,
   BATCH_IDENTIFIER_TO,
   type CheckItem,
@@ -41,11 +40,7 @@ const UNDEFINED_TABLE = '42P01';
  * reads the new active version once more.
  */
 export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter {
-  let active: Promise<ActiveImport> | undefined;
-  const activeImport = () => {
-    active ??= readActiveImport('passport', deps);
-    return active;
-  };
+  const { activeImport, rereadActiveImport, common } = openDatasetSource('passport', deps);
 
   async function checkBatch(items: CheckItem[]): Promise<SingleAnswer[]> {
     const keys = items.map((item) => item.identifier).filter((key) => PASSPORT_DIGITS.test(key));
@@ -63,7 +58,7 @@ export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter
         if ((error as { code?: string }).code !== UNDEFINED_TABLE || attempt > 0) {
           throw error;
         }
-        active = readActiveImport('passport', { db: deps.db });
+        rereadActiveImport();
       }
     }
     return items.map((item) => ({
@@ -73,11 +68,7 @@ export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter
   }
 
   return {
-    type: 'passport',
-    adapter: 'dataset',
-    itemKinds: SOURCE_TYPES.passport.itemKinds,
-    answersFor: (item) => sourceAnswersFor('passport', item),
-    datasetVersion: async () => (await activeImport())?.version ?? null,
+    ...common,
     check: async (item) => (await checkBatch([item]))[0]!,
     checkBatch,
     async batchFindings() {

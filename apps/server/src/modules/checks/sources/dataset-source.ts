@@ -38,16 +38,37 @@ export async function readInputVersion(deps: DatasetSourceDeps, names: string[])
 }
 
 /**
- * A source whose records live in our database (`source_records` of the type's active import).
- * A run matches a whole batch in one join; a single item is one indexed lookup.
+ * How every dataset adapter opens: its active import, read once (one adapter instance serves one
+ * check or one batch), and the fields that follow from the type and that import.
  */
-export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): SourceAdapter {
+export function openDatasetSource(type: SourceType, deps: DatasetSourceDeps) {
   let active: Promise<ActiveImport> | undefined;
-  // One adapter instance serves one check or one batch, so the active version is read once.
   const activeImport = () => {
     active ??= readActiveImport(type, deps);
     return active;
   };
+  return {
+    activeImport,
+    /** The next `activeImport()` reads it again from the database, past the adapters' shared read. */
+    rereadActiveImport(): void {
+      active = readActiveImport(type, { db: deps.db });
+    },
+    common: {
+      type,
+      adapter: 'dataset',
+      itemKinds: SOURCE_TYPES[type].itemKinds,
+      answersFor: (item) => sourceAnswersFor(type, item),
+      datasetVersion: async () => (await activeImport())?.version ?? null,
+    } satisfies Omit<SourceAdapter, 'check' | 'checkBatch'>,
+  };
+}
+
+/**
+ * A source whose records live in our database (`source_records` of the type's active import).
+ * A run matches a whole batch in one join; a single item is one indexed lookup.
+ */
+export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): SourceAdapter {
+  const { activeImport, common } = openDatasetSource(type, deps);
 
   async function checkBatch(items: CheckItem[]): Promise<SingleAnswer[]> {
     const current = await activeImport();
@@ -84,11 +105,7 @@ export function createDatasetSource(type: SourceType, deps: DatasetSourceDeps): 
   }
 
   return {
-    type,
-    adapter: 'dataset',
-    itemKinds: SOURCE_TYPES[type].itemKinds,
-    answersFor: (item) => sourceAnswersFor(type, item),
-    datasetVersion: async () => (await activeImport())?.version ?? null,
+    ...common,
     check: checkOne,
     checkBatch,
     async batchFindings() {

@@ -1,12 +1,6 @@
-import { type Finding, SOURCE_TYPES } from '@pledgewatch/contract';
+import type { Finding } from '@pledgewatch/contract';
+import { DATASET_NOT_LOADED, openDatasetSource, readInputVersion } from './dataset-source.ts';
 import {
-  DATASET_NOT_LOADED,
-  readActiveImport,
-  readInputVersion,
-  sourceAnswersFor,
-} from './dataset-source.ts';
-import {
-  type ActiveImport,
   BATCH_IDENTIFIER_FROM,
   BATCH_IDENTIFIER_TO,
   type CheckItem,
@@ -68,11 +62,7 @@ const findingsSql = (org: string, importId: string, range = '') => `
  * organisation (runs and one-time checks pass it), so that its own pledges are marked `own`.
  */
 export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?: string }): SourceAdapter {
-  let active: Promise<ActiveImport> | undefined;
-  const activeImport = () => {
-    active ??= readActiveImport('pledges', deps);
-    return active;
-  };
+  const { activeImport, common } = openDatasetSource('pledges', deps);
 
   let registry: Promise<boolean> | undefined;
   const registryHasData = () => {
@@ -109,11 +99,7 @@ export function createPledgesSource(deps: DatasetSourceDeps & { organisationId?:
   }
 
   return {
-    type: 'pledges',
-    adapter: 'dataset',
-    itemKinds: SOURCE_TYPES.pledges.itemKinds,
-    answersFor: (item) => sourceAnswersFor('pledges', item),
-    datasetVersion: async () => (await activeImport())?.version ?? null,
+    ...common,
     check: async (item) => (await checkBatch([item]))[0]!,
     checkBatch,
     async batchFindings() {
