@@ -7,7 +7,7 @@ import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-
 import { addItems, randomVin, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { createRemoteSource } from './remote-source.ts';
 
-type Behaviour = 'ok' | 'slow' | 'error' | 'bad-json' | 'bad-shape' | 'throttle-once';
+type Behaviour = 'ok' | 'slow' | 'error' | 'bad-json' | 'bad-shape' | 'throttle-once' | 'throttle-long';
 
 /** A stand-in for a remote source on 127.0.0.1 that answers as the test tells it to. */
 let behaviour: Behaviour = 'ok';
@@ -34,6 +34,10 @@ const server = http.createServer((request, response) => {
       return;
     case 'bad-shape':
       json(200, { results: 'nothing' });
+      return;
+    case 'throttle-long':
+      response.writeHead(429, { 'retry-after': '60' });
+      response.end();
       return;
     case 'throttle-once':
       if (!throttled.has(identifier)) {
@@ -210,6 +214,31 @@ describe('remote HTTP source', () => {
     expect(answer!.status).toBe('ok');
     expect(hits).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('holds every request to the provider back for its Retry-After, and fails at once past 10 s', async () => {
+    behaviour = 'throttle-long';
+    // Its own account (token): the pause is per provider account and process.
+    const paused = { ...remote, token: 'paused-account', concurrency: 1, cacheTtl: 0 };
+    const items = Array.from({ length: 3 }, () => ({
+      kind: 'vin' as const,
+      documentType: null,
+      identifier: randomVin(),
+    }));
+    const answers = await createRemoteSource('wanted', paused, { db: app.db }).checkBatch(items);
+    // One request, refused for 60 s: neither a retry nor the other items ask before then.
+    expect(hits).toHaveLength(1);
+    expect(answers.map((answer) => answer.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(answers[0]).toMatchObject({
+      error: 'поставщик ограничил частоту запросов (json-service, HTTP 429, повтор не раньше чем через 60 с)',
+    });
+    expect(answers[1]!.status === 'failed' && answers[1]!.error).toMatch(
+      /^поставщик ограничил частоту запросов \(json-service, Retry-After, повтор не раньше чем через (59|60) с\)$/,
+    );
+    // The next batch of this process waits for it too.
+    const [later] = await createRemoteSource('wanted', paused, { db: app.db }).checkBatch(items.slice(0, 1));
+    expect(later!.status).toBe('failed');
+    expect(hits).toHaveLength(1);
   });
 
   it('marks a run with a failing remote source as completed with errors and keeps its snapshot', async () => {

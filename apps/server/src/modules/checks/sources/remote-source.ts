@@ -26,6 +26,26 @@ export const DEFAULT_CACHE_TTL: Readonly<Record<SourceType, number>> = {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The longest a request waits for a provider's Retry-After. A longer one fails the item at once
+ * (rate limited, asked again by the next run) rather than asking before the provider allows it.
+ */
+export const RETRY_AFTER_MAX_WAIT_MS = 10_000;
+
+/**
+ * Per provider account (address and token), this process's time (epoch ms) before which nothing is
+ * sent to it: a Retry-After holds back every item's requests, not only the one that was refused
+ * (each refused request is counted and may be paid).
+ */
+const pausedUntil = new Map<string, number>();
+
+/** A refusal that asks for longer than RETRY_AFTER_MAX_WAIT_MS: the item fails without another ask. */
+const retryAfterTooLong = (failure: ProviderFailure, waitMs: number) =>
+  new ProviderFailure(
+    'rate_limited',
+    `${failure.detail ? `${failure.detail}, ` : ''}повтор не раньше чем через ${Math.ceil(waitMs / 1000)} с`,
+  );
+
+/**
  * Requests in flight per batch when SOURCE_<TYPE>_CONCURRENCY is not set: enough for the rate limit
  * at answers of up to ~200 ms with a few batches at a time (rate × latency in flight in all).
  */
@@ -53,8 +73,20 @@ export function createRemoteSource(
 ): SourceAdapter {
   const provider: Provider = providerByName(config.provider);
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
-  /** Every request to the provider, each retry and poll too, is one of the source's budget. */
+  const account = `${config.url}\n${config.token ?? ''}`;
+  /**
+   * Every request to the provider, each retry and poll too, is one of the source's budget; none
+   * leaves while the account is paused by a Retry-After.
+   */
   const takeTurn = async () => {
+    const pauseMs = (pausedUntil.get(account) ?? 0) - Date.now();
+    if (pauseMs > RETRY_AFTER_MAX_WAIT_MS) {
+      // Not sent: askWithRetries fails the item at once (see there).
+      throw new ProviderFailure('rate_limited', 'Retry-After', { retryAfterMs: pauseMs });
+    }
+    if (pauseMs > 0) {
+      await sleep(pauseMs);
+    }
     if ((await takeRequest(deps.db, type, config)) === DAILY_LIMIT_REACHED) {
       throw new ProviderFailure('daily_limit');
     }
@@ -118,6 +150,25 @@ export function createRemoteSource(
           // Never sent: the item is not asked today (a regular run leaves it due for tomorrow).
           return { answer: { status: 'deferred', findings: [] } };
         }
+        if (failure.retryAfterMs !== undefined) {
+          pausedUntil.set(
+            account,
+            Math.max(pausedUntil.get(account) ?? 0, Date.now() + failure.retryAfterMs),
+          );
+          if (failure.retryAfterMs > RETRY_AFTER_MAX_WAIT_MS) {
+            return {
+              answer: {
+                status: 'failed',
+                findings: [],
+                error: failureText(
+                  provider.name,
+                  retryAfterTooLong(failure, failure.retryAfterMs),
+                  attempt + 1,
+                ),
+              },
+            };
+          }
+        }
         if (!failure.retryable || attempt >= config.retries) {
           return {
             answer: {
@@ -128,7 +179,8 @@ export function createRemoteSource(
           };
         }
         const backoff = Math.min(5000, 200 * 2 ** attempt) * (0.75 + Math.random() / 2);
-        await sleep(Math.min(10_000, failure.retryAfterMs ?? backoff));
+        // Retry-After (at most RETRY_AFTER_MAX_WAIT_MS, see above) is also waited for in takeTurn.
+        await sleep(failure.retryAfterMs ?? backoff);
       }
     }
   }
