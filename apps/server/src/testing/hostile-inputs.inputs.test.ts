@@ -57,6 +57,14 @@ const CYRILLIC = /[а-яё]/i;
 const RESPONSIVE_MS = 1500;
 
 /**
+ * The bounds here are a quiet 2-core runner's. Other processes on the same cores (parallel test runs
+ * on a developer's machine) stretch every wall-clock time by about the load per core: the bounds
+ * stretch with it, so a loaded machine does not fail a case that a quiet one passes. The defects keep
+ * failing: they stall for seconds to minutes on a quiet machine.
+ */
+const stretched = (ms: number) => ms * Math.max(1, os.loadavg()[0]! / os.availableParallelism());
+
+/**
  * Runs the case's work while another client keeps asking GET /api/v1/build/info over real HTTP,
  * and the event-loop delay is measured: the server must stay responsive throughout.
  */
@@ -85,9 +93,9 @@ async function responsive<T>(work: () => Promise<T>): Promise<T> {
     delay.disable();
     expect(latencies.length).toBeGreaterThan(0);
     expect(Math.max(...latencies), `probe latencies ${latencies.map(Math.round).join(', ')}`).toBeLessThan(
-      RESPONSIVE_MS,
+      stretched(RESPONSIVE_MS),
     );
-    expect(delay.max / 1e6, 'event-loop delay, ms').toBeLessThan(RESPONSIVE_MS);
+    expect(delay.max / 1e6, 'event-loop delay, ms').toBeLessThan(stretched(RESPONSIVE_MS));
   }
 }
 
@@ -659,7 +667,7 @@ describe('hostile files: read, bad rows refused with their reason', () => {
     const { detail } = await responsive(async () =>
       acceptAndValidate(user, 'far.xlsx', await corpus('huge-column-index.xlsx')),
     );
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(stretched(3000));
     expect(detail).toMatchObject({ status: 'validated', counts: { rows: 1, accepted: 1, rejected: 0 } });
     expect(await written(user.organisationId)).toEqual(NOTHING);
   });

@@ -34,6 +34,10 @@ export function checkBatchConcurrency(
 export const BATCH_QUARANTINED_MESSAGE =
   'Проверка этой части портфеля дважды прервала работу процесса и остановлена; объекты проверятся в следующий раз';
 
+/** What the run shows for a batch whose every attempt failed other than by a source's failure. */
+export const BATCH_GIVEN_UP_MESSAGE =
+  'Проверка этой части портфеля не удалась после всех повторов; объекты проверятся в следующий раз';
+
 export const checkBatchJob = defineJob({
   ...checkBatchMessage,
   queue: {
@@ -52,15 +56,31 @@ export const checkBatchJob = defineJob({
   heavy: true,
   work: { localConcurrency: checkBatchConcurrency },
   async handler(job, { db, config, queue, timings }) {
-    await processCheckBatch({
-      db,
-      config,
-      queue,
-      runId: job.data.runId,
-      batchNo: job.data.batchNo,
-      lastAttempt: job.retryCount >= job.retryLimit,
-      timings,
-    });
+    const lastAttempt = job.retryCount >= job.retryLimit;
+    try {
+      await processCheckBatch({
+        db,
+        config,
+        queue,
+        runId: job.data.runId,
+        batchNo: job.data.batchNo,
+        lastAttempt,
+        timings,
+      });
+    } catch (error) {
+      // A source's failures are recorded on the last attempt; anything else thrown then (a bug, the
+      // database) would leave the batch queued and its run «running» for ever: the queue gives the
+      // batch up, so it ends failed for its sources and the run still ends.
+      if (lastAttempt) {
+        await quarantineBatch(db, {
+          runId: job.data.runId,
+          batchNo: job.data.batchNo,
+          sourceTypes: SOURCE_TYPE_CODES,
+          error: BATCH_GIVEN_UP_MESSAGE,
+        });
+      }
+      throw error;
+    }
   },
   // Two runs of this batch ended their process: the batch ends failed for its sources, the run goes on.
   async quarantine(job, { db }) {

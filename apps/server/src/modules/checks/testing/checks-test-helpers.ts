@@ -144,8 +144,12 @@ export async function importRecords(
   return created;
 }
 
-/** Starts a run through the API and executes its jobs in this process, one after another. */
-export async function runChecksNow(app: FastifyInstance, config: AppConfig, token: string) {
+/** Starts a run through the API and plans it into its batches (their jobs are left to the caller). */
+export async function startPlannedRun(
+  app: FastifyInstance,
+  config: AppConfig,
+  token: string,
+): Promise<{ runId: string; batchNos: number[] }> {
   const started = await app.inject({
     method: 'POST',
     url: '/api/v1/monitoring/check-runs',
@@ -156,7 +160,13 @@ export async function runChecksNow(app: FastifyInstance, config: AppConfig, toke
   }
   const runId = started.json<{ id: string }>().id;
   await planCheckRun({ db: app.db, queue: app.queue, config, runId });
-  for (const batchNo of await listBatchNumbers(app.db, runId)) {
+  return { runId, batchNos: await listBatchNumbers(app.db, runId) };
+}
+
+/** Starts a run through the API and executes its jobs in this process, one after another. */
+export async function runChecksNow(app: FastifyInstance, config: AppConfig, token: string) {
+  const { runId, batchNos } = await startPlannedRun(app, config, token);
+  for (const batchNo of batchNos) {
     await processCheckBatch({ db: app.db, config, queue: app.queue, runId, batchNo, lastAttempt: true });
   }
   const run = await app.inject({
