@@ -27,6 +27,7 @@ import { notificationRoutes } from './modules/notifications/index.ts';
 import { buildRoutes, platformRoutes } from './modules/platform/index.ts';
 import { pledgeRoutes } from './modules/pledges/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { savedViewRoutes } from './modules/saved-views/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
 import { statisticsRoutes } from './modules/statistics/index.ts';
 import { uploadRoutes } from './modules/uploads/index.ts';
@@ -191,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(pledgeRoutes, { config });
       await api.register(apiKeyRoutes, { prefix: '/api-keys' });
       await api.register(searchRoutes, { prefix: '/search' });
+      await api.register(savedViewRoutes, { prefix: '/saved-views' });
     },
     { prefix: '/api/v1' },
   );

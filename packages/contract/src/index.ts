@@ -20,6 +20,7 @@ export * from './platform.ts';
 export * from './pledges.ts';
 export * from './reports.ts';
 export * from './routes.ts';
+export * from './saved-views.ts';
 export * from './search.ts';
 export * from './statistics.ts';
 export * from './uploads.ts';

@@ -609,6 +609,24 @@ ALTER TABLE pledges ADD CONSTRAINT pledges_organisation_id_fkey FOREIGN KEY (org
 ALTER TABLE pledges ADD CONSTRAINT pledges_pkey PRIMARY KEY (id);
 ALTER TABLE pledges ADD CONSTRAINT pledges_status_check CHECK (status = ANY (ARRAY['active'::text, 'changed'::text, 'excluded'::text]));
 
+CREATE TABLE saved_views (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  organisation_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  list text NOT NULL,
+  name text NOT NULL,
+  query text NOT NULL,
+  is_default boolean DEFAULT false NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_list_check CHECK (list = ANY (ARRAY['items'::text, 'events'::text, 'registry'::text]));
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_name_check CHECK (char_length(name) >= 1 AND char_length(name) <= 100);
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_pkey PRIMARY KEY (id);
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_query_check CHECK (char_length(query) <= 2000);
+ALTER TABLE saved_views ADD CONSTRAINT saved_views_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
 CREATE TABLE schema_migrations (
   version text NOT NULL,
   applied_at timestamp with time zone DEFAULT now() NOT NULL
@@ -963,6 +981,9 @@ CREATE INDEX pledge_vehicles_org_vin_idx ON public.pledge_vehicles USING btree (
 CREATE INDEX pledge_vehicles_vin_idx ON public.pledge_vehicles USING btree (vin) WHERE (vin IS NOT NULL);
 CREATE INDEX pledges_org_contract_idx ON public.pledges USING btree (organisation_id, contract_number);
 CREATE UNIQUE INDEX pledges_registration_key ON public.pledges USING btree (organisation_id, registration_number) WHERE (registration_number IS NOT NULL);
+CREATE UNIQUE INDEX saved_views_default ON public.saved_views USING btree (user_id, list) WHERE is_default;
+CREATE UNIQUE INDEX saved_views_name ON public.saved_views USING btree (user_id, list, lower(name));
+CREATE INDEX saved_views_organisation ON public.saved_views USING btree (organisation_id);
 CREATE INDEX sessions_expires_idx ON public.sessions USING btree (expires_at);
 CREATE INDEX sessions_user_idx ON public.sessions USING btree (user_id);
 CREATE INDEX source_answers_recent_idx ON public.source_answers USING btree (source_type, id DESC);

@@ -80,6 +80,7 @@ export const ERRORS = {
     message: 'Исправить можно только уведомление без пакета или с отказом реестра',
   },
   PLEDGE_EVENT_NOT_FOUND: { status: 404, message: 'Событие реестра залогов не найдено' },
+  SAVED_VIEW_NOT_FOUND: { status: 404, message: 'Сохранённый вид не найден' },
   PLEDGE_PACKAGE_NOT_FOUND: { status: 404, message: 'Пакет уведомлений не найден' },
   PLEDGE_CORRECTION_UNCHANGED: {
     status: 422,

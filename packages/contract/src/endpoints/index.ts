@@ -8,6 +8,7 @@ import { newsEndpoints } from './news.ts';
 import { notificationEndpoints } from './notifications.ts';
 import { auditEndpoints, platformEndpoints } from './platform.ts';
 import { pledgeEndpoints } from './pledges.ts';
+import { savedViewEndpoints } from './saved-views.ts';
 import { searchEndpoints } from './search.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { memberEndpoints, userEndpoints } from './user.ts';
@@ -21,6 +22,7 @@ export * from './news.ts';
 export * from './notifications.ts';
 export * from './platform.ts';
 export * from './pledges.ts';
+export * from './saved-views.ts';
 export * from './search.ts';
 export * from './uploads.ts';
 export * from './user.ts';
@@ -41,6 +43,7 @@ export const endpointCatalogue = {
   pledges: pledgeEndpoints,
   apiKeys: apiKeyEndpoints,
   search: searchEndpoints,
+  savedViews: savedViewEndpoints,
 };
 
 export const allEndpoints = (): EndpointDefinition[] =>

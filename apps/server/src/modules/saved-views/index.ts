@@ -1,0 +1,2 @@
+/** The saved-views module's public entry: its routes, registered in app.ts. */
+export { savedViewRoutes } from './saved-views.routes.ts';
