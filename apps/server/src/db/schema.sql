@@ -724,6 +724,11 @@ CREATE TABLE source_list_fetches (
 ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_import_id_fkey FOREIGN KEY (import_id) REFERENCES source_imports(id) ON DELETE SET NULL;
 ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_pkey PRIMARY KEY (source_type);
 
+CREATE TABLE source_rate_sends (
+  source_type text NOT NULL,
+  sent_at timestamp with time zone NOT NULL
+);
+
 CREATE TABLE source_rate_slots (
   source_type text NOT NULL,
   next_slot timestamp with time zone NOT NULL
@@ -988,6 +993,7 @@ CREATE INDEX sessions_expires_idx ON public.sessions USING btree (expires_at);
 CREATE INDEX sessions_user_idx ON public.sessions USING btree (user_id);
 CREATE INDEX source_answers_recent_idx ON public.source_answers USING btree (source_type, id DESC);
 CREATE UNIQUE INDEX source_imports_active_key ON public.source_imports USING btree (source_type) WHERE (status = 'active'::text);
+CREATE INDEX source_rate_sends_source_sent ON public.source_rate_sends USING btree (source_type, sent_at);
 CREATE INDEX source_records_match_idx ON public.source_records USING btree (import_id, identifier, document_type);
 CREATE INDEX statistics_labels_search_idx ON public.statistics_labels USING gin (label gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='4096');
 CREATE INDEX upload_errors_upload_idx ON public.upload_errors USING btree (upload_id, row_number);
@@ -1625,6 +1631,42 @@ BEGIN
   RETURN NULL;
 END
 $function$;
+
+CREATE OR REPLACE FUNCTION public.take_source_send(p_type text, p_rate integer, p_window_ms double precision, p_queued boolean)
+ RETURNS TABLE(admitted boolean, sent_at_ms double precision, wait_ms double precision)
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_window interval := p_window_ms * interval '1 millisecond';
+  v_next timestamptz;
+  v_now timestamptz;
+  v_blocker timestamptz;
+  v_at timestamptz;
+BEGIN
+  INSERT INTO source_rate_slots AS s (source_type, next_slot) VALUES (p_type, '-infinity')
+  ON CONFLICT (source_type) DO UPDATE SET next_slot = s.next_slot
+  RETURNING s.next_slot INTO v_next;
+  -- After the lock: the clock of the admission, never earlier than any admission before it.
+  v_now := clock_timestamp();
+  -- The p_rate-th newest send in the window: while it is there, the window is full.
+  SELECT r.sent_at INTO v_blocker FROM source_rate_sends r
+   WHERE r.source_type = p_type AND r.sent_at > v_now - v_window
+   ORDER BY r.sent_at DESC OFFSET greatest(p_rate, 1) - 1 LIMIT 1;
+  IF v_blocker IS NULL AND p_rate > 0 THEN
+    INSERT INTO source_rate_sends (source_type, sent_at) VALUES (p_type, v_now);
+    DELETE FROM source_rate_sends r WHERE r.source_type = p_type AND r.sent_at <= v_now - v_window;
+    RETURN QUERY SELECT true, extract(epoch FROM v_now)::float8 * 1000, 0::float8;
+    RETURN;
+  END IF;
+  -- The window has room again when the blocker leaves it.
+  v_at := coalesce(v_blocker + v_window, v_now + v_window);
+  IF NOT p_queued THEN
+    v_at := greatest(v_next, v_at);
+    UPDATE source_rate_slots SET next_slot = v_at + v_window / greatest(p_rate, 1)
+     WHERE source_type = p_type;
+  END IF;
+  RETURN QUERY SELECT false, NULL::float8, extract(epoch FROM v_at - v_now)::float8 * 1000;
+END $function$;
 
 CREATE TRIGGER check_runs_forget_writes AFTER DELETE ON check_runs REFERENCING OLD TABLE AS old_runs FOR EACH STATEMENT EXECUTE FUNCTION check_runs_forget_writes();
 CREATE TRIGGER monitoring_event_severity_days_delete AFTER DELETE ON monitoring_events REFERENCING OLD TABLE AS severity_old_events FOR EACH STATEMENT EXECUTE FUNCTION monitoring_event_severity_days_deleted();
