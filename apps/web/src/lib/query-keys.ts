@@ -46,6 +46,10 @@ export const queryKeys = {
     deliveryList: <Q>(query: Q) => ['notifications', 'deliveries', query] as const,
     additionalMethods: ['notifications', 'methods-additional'] as const,
   },
+  savedViews: {
+    all: ['saved-views'] as const,
+    list: (list: string) => ['saved-views', list] as const,
+  },
   search: {
     results: <Q>(query: Q) => ['search', query] as const,
   },

@@ -1,4 +1,4 @@
-import { QueryClient, type UseMutationOptions } from '@tanstack/react-query';
+import { QueryClient, type UseMutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-client';
 
 export const queryConfig = {
@@ -22,3 +22,23 @@ export type MutationConfig<MutationFnType extends (...args: never[]) => Promise<
   UseMutationOptions<ApiFnReturnType<MutationFnType>, Error, Parameters<MutationFnType>[0]>,
   'mutationFn'
 >;
+
+/**
+ * A mutation that refreshes the queries under `queryKey` when it succeeds, before the caller's own
+ * `onSuccess` runs (so a toast or a closed dialog sees fresh data).
+ */
+export function useInvalidatingMutation<Input, Output>(
+  mutationFn: (input: Input) => Promise<Output>,
+  queryKey: readonly unknown[],
+  config?: Omit<UseMutationOptions<Output, Error, Input>, 'mutationFn'>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation<Output, Error, Input>({
+    ...config,
+    mutationFn,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey });
+      await config?.onSuccess?.(...args);
+    },
+  });
+}

@@ -1,8 +1,7 @@
 import { type Upload, type UploadMappingBody, uploadEndpoints } from '@pledgewatch/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import type { MutationConfig } from '@/lib/react-query';
+import { type MutationConfig, useInvalidatingMutation } from '@/lib/react-query';
 
 // Both upload kinds (portfolio, pledge events) share these calls and the detail's query key, so
 // the shared flow owns them rather than each feature.
@@ -19,17 +18,7 @@ export const selectUploadSheet = ({ id, sheet }: { id: string; sheet: number }):
 const useRecheck = <Input>(
   mutationFn: (input: Input) => Promise<Upload>,
   config?: MutationConfig<typeof mutationFn>,
-) => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn,
-    onSuccess: async (...args) => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.uploads.all });
-      await config?.onSuccess?.(...args);
-    },
-  });
-};
+) => useInvalidatingMutation(mutationFn, queryKeys.uploads.all, config);
 
 export const useMapUploadColumns = (config?: MutationConfig<typeof mapUploadColumns>) =>
   useRecheck(mapUploadColumns, config);

@@ -4,6 +4,8 @@ import {
   eventsResponseSchema,
   type MonitoringEvent,
   markEventsReadResponseSchema,
+  savedViewEndpoints,
+  savedViewsResponseSchema,
 } from '@pledgewatch/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -119,5 +121,58 @@ describe('events: work on many at once', () => {
       search: 'xta',
     });
     expect(screen.getByRole('link', { name: 'Скачать CSV' }).getAttribute('href')).toContain('format=csv');
+  });
+});
+
+describe('events: a saved view opened from the menu', () => {
+  it('fills the search box with the view’s search and asks the server for the view’s filters', async () => {
+    const api = stubApi([
+      {
+        method: 'GET',
+        path: checkEndpoints.events.path,
+        schema: eventsResponseSchema,
+        body: { items: [event(1)], total: 1, unread: 1 },
+      },
+      {
+        method: 'GET',
+        path: savedViewEndpoints.list.path,
+        schema: savedViewsResponseSchema,
+        body: {
+          items: [
+            {
+              id: '7d0f2c1e-0000-4000-8000-0000000000a1',
+              list: 'events',
+              name: 'Лады',
+              query: 'search=lada&severity=critical',
+              isDefault: false,
+              createdAt: '2026-11-20T08:00:00.000Z',
+              updatedAt: '2026-11-20T08:00:00.000Z',
+            },
+          ],
+        },
+      },
+    ]);
+    const { user } = render();
+    await screen.findAllByText('XTA21099072765431');
+    expect((screen.getByLabelText('VIN, документ, метка, договор') as HTMLInputElement).value).toBe('xta');
+    await user.click(screen.getByRole('button', { name: 'Виды' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Лады' }));
+    await waitFor(() =>
+      expect((screen.getByLabelText('VIN, документ, метка, договор') as HTMLInputElement).value).toBe('lada'),
+    );
+    await waitFor(() =>
+      expect(
+        api.requested.some(
+          (url) => url.startsWith(checkEndpoints.events.path) && url.includes('search=lada'),
+        ),
+      ).toBe(true),
+    );
+    const asked =
+      api.requested.filter((url) => url.startsWith(`${checkEndpoints.events.path}?`)).at(-1) ?? '';
+    expect(Object.fromEntries(new URL(asked, 'http://localhost').searchParams)).toMatchObject({
+      search: 'lada',
+      severity: 'critical',
+    });
+    expect(asked).not.toContain('source=');
   });
 });

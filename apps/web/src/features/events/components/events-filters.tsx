@@ -28,10 +28,11 @@ export function EventsFilters({ view, onChange, onReset }: EventsFiltersProps) {
       onChange({ search: debounced });
     }
   }, [debounced]);
-  // «Сбросить» empties the URL; the box follows.
+  // «Сбросить» or an opened saved view changes the URL; the box follows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the URL's search moves the box
   useEffect(() => {
-    if (view.search === '') {
-      setSearch('');
+    if (view.search.trim() !== debounced) {
+      setSearch(view.search);
     }
   }, [view.search]);
 

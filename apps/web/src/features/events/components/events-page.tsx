@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import { EVENT_SORT_KEYS, type EventSortKey, type MonitoringEvent } from '@pledgewatch/contract';
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
+import { SavedViewsMenu } from '@/components/saved-views/saved-views-menu';
 import { CardSortField } from '@/components/ui/card-sort-field';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
@@ -79,7 +80,8 @@ export default function EventsPage() {
     <Page
       title={t.title}
       actions={
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <SavedViewsMenu list="events" />
           {events.data && (
             <Chip
               color={events.data.unread > 0 ? 'primary' : 'default'}

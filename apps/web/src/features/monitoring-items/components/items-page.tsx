@@ -17,6 +17,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, type LoaderFunctionArgs } from 'react-router';
 import { toast } from 'react-toastify';
+import { SavedViewsMenu } from '@/components/saved-views/saved-views-menu';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
@@ -71,6 +72,13 @@ export default function ItemsPage() {
       update({ search: debouncedSearch, page: 1 });
     }
   }, [debouncedSearch]);
+  // An opened saved view (or the back button) changes the URL's search; the box follows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the URL's search moves the box
+  useEffect(() => {
+    if ((view.search ?? '') !== debouncedSearch) {
+      setSearch(view.search ?? '');
+    }
+  }, [view.search]);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const viewKey = `${view.entity}|${view.search}|${view.status}|${view.page}|${view.pageSize}`;
@@ -112,17 +120,19 @@ export default function ItemsPage() {
     <Page
       title={t.title}
       actions={
-        canWrite && (
-          <Button
-            component={Link}
-            to={paths.monitoringUploadForm.getHref()}
-            variant="contained"
-            startIcon={<AddIcon />}
-            sx={{ alignSelf: { xs: 'stretch', sm: 'auto' } }}
-          >
-            {t.add}
-          </Button>
-        )
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <SavedViewsMenu list="items" />
+          {canWrite && (
+            <Button
+              component={Link}
+              to={paths.monitoringUploadForm.getHref()}
+              variant="contained"
+              startIcon={<AddIcon />}
+            >
+              {t.add}
+            </Button>
+          )}
+        </Stack>
       }
     >
       <Paper variant="outlined">

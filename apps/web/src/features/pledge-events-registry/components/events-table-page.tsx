@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
+import { SavedViewsMenu } from '@/components/saved-views/saved-views-menu';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { ResponsiveTable } from '@/components/ui/responsive-table';
 import { ServerPagination } from '@/components/ui/server-pagination';
@@ -90,6 +91,9 @@ export default function EventsTablePage() {
 
   return (
     <Stack spacing={2}>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+        <SavedViewsMenu list="registry" />
+      </Stack>
       <Paper variant="outlined">
         <FilterDrawer activeCount={activeFilterCount(filters)}>
           <RegistryFiltersForm filters={filters} set={set} />
