@@ -38,12 +38,36 @@ export const RETRY_AFTER_MAX_WAIT_MS = 10_000;
  */
 const pausedUntil = new Map<string, number>();
 
-/** A refusal that asks for longer than RETRY_AFTER_MAX_WAIT_MS: the item fails without another ask. */
-const retryAfterTooLong = (failure: ProviderFailure, waitMs: number) =>
-  new ProviderFailure(
-    'rate_limited',
-    `${failure.detail ? `${failure.detail}, ` : ''}повтор не раньше чем через ${Math.ceil(waitMs / 1000)} с`,
-  );
+/** The Retry-After pause of a provider account (pausedUntil), as one source's requests see it. */
+function accountPause(config: RemoteSourceConfig) {
+  const account = `${config.url}\n${config.token ?? ''}`;
+  return {
+    /** Before a request: waits out a pause; one longer than the most we wait fails it unsent. */
+    async wait() {
+      const pauseMs = (pausedUntil.get(account) ?? 0) - Date.now();
+      if (pauseMs > RETRY_AFTER_MAX_WAIT_MS) {
+        throw new ProviderFailure('rate_limited', 'Retry-After', { retryAfterMs: pauseMs });
+      }
+      if (pauseMs > 0) {
+        await sleep(pauseMs);
+      }
+    },
+    /** After a failure: pauses the account for its Retry-After; too long to wait, the item's failure. */
+    note(failure: ProviderFailure): ProviderFailure | null {
+      const waitMs = failure.retryAfterMs;
+      if (waitMs === undefined) {
+        return null;
+      }
+      pausedUntil.set(account, Math.max(pausedUntil.get(account) ?? 0, Date.now() + waitMs));
+      return waitMs > RETRY_AFTER_MAX_WAIT_MS
+        ? new ProviderFailure(
+            'rate_limited',
+            `${failure.detail ? `${failure.detail}, ` : ''}повтор не раньше чем через ${Math.ceil(waitMs / 1000)} с`,
+          )
+        : null;
+    },
+  };
+}
 
 /**
  * Requests in flight per batch when SOURCE_<TYPE>_CONCURRENCY is not set: enough for the rate limit
@@ -73,20 +97,10 @@ export function createRemoteSource(
 ): SourceAdapter {
   const provider: Provider = providerByName(config.provider);
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
-  const account = `${config.url}\n${config.token ?? ''}`;
-  /**
-   * Every request to the provider, each retry and poll too, is one of the source's budget; none
-   * leaves while the account is paused by a Retry-After.
-   */
+  const pause = accountPause(config);
+  /** Every request to the provider (each retry, each poll) waits out a pause, then takes the budget. */
   const takeTurn = async () => {
-    const pauseMs = (pausedUntil.get(account) ?? 0) - Date.now();
-    if (pauseMs > RETRY_AFTER_MAX_WAIT_MS) {
-      // Not sent: askWithRetries fails the item at once (see there).
-      throw new ProviderFailure('rate_limited', 'Retry-After', { retryAfterMs: pauseMs });
-    }
-    if (pauseMs > 0) {
-      await sleep(pauseMs);
-    }
+    await pause.wait();
     if ((await takeRequest(deps.db, type, config)) === DAILY_LIMIT_REACHED) {
       throw new ProviderFailure('daily_limit');
     }
@@ -150,31 +164,14 @@ export function createRemoteSource(
           // Never sent: the item is not asked today (a regular run leaves it due for tomorrow).
           return { answer: { status: 'deferred', findings: [] } };
         }
-        if (failure.retryAfterMs !== undefined) {
-          pausedUntil.set(
-            account,
-            Math.max(pausedUntil.get(account) ?? 0, Date.now() + failure.retryAfterMs),
-          );
-          if (failure.retryAfterMs > RETRY_AFTER_MAX_WAIT_MS) {
-            return {
-              answer: {
-                status: 'failed',
-                findings: [],
-                error: failureText(
-                  provider.name,
-                  retryAfterTooLong(failure, failure.retryAfterMs),
-                  attempt + 1,
-                ),
-              },
-            };
-          }
-        }
-        if (!failure.retryable || attempt >= config.retries) {
+        // A Retry-After too long to wait for ends the item now.
+        const tooLong = pause.note(failure);
+        if (tooLong || !failure.retryable || attempt >= config.retries) {
           return {
             answer: {
               status: 'failed',
               findings: [],
-              error: failureText(provider.name, failure, attempt + 1),
+              error: failureText(provider.name, tooLong ?? failure, attempt + 1),
             },
           };
         }
