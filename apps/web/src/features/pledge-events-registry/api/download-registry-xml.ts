@@ -2,6 +2,7 @@ import { pledgeEndpoints } from '@pledgewatch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { saveFile } from '@/lib/save-file';
 
 export type DownloadRegistryXmlInput = { packageId: string; fileName: string };
 
@@ -14,14 +15,7 @@ export async function downloadRegistryXml({ packageId, fileName }: DownloadRegis
     params: { id: packageId },
     query: { format: 'xml' },
   });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(blob, fileName);
 }
 
 export const useDownloadRegistryXml = (config?: MutationConfig<typeof downloadRegistryXml>) =>

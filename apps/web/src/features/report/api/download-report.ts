@@ -103,18 +103,6 @@ export async function downloadReport(
   };
 }
 
-/** Hands a downloaded file to the browser as a download. */
-export function saveFile(file: { fileName: string; blob: Blob }): void {
-  const url = URL.createObjectURL(file.blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 export const useDownloadReport = () =>
   useMutation({
     mutationFn: (input: {

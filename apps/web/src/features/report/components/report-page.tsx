@@ -43,11 +43,11 @@ import { texts } from '@/features/report/texts';
 import { getErrorMessage, isApiError } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { moscowToday } from '@/lib/moscow-time';
+import { saveFile } from '@/lib/save-file';
 import {
   type ReportProgress,
   type ReportRequest,
   reportUrl,
-  saveFile,
   useDownloadReport,
 } from '../api/download-report';
 
@@ -176,7 +176,7 @@ export default function ReportPage() {
       { query, signal: controller.signal, onProgress: setProgress },
       {
         onSuccess: (file) => {
-          saveFile(file);
+          saveFile(file.blob, file.fileName);
           toast.success(t.done(file.fileName, formatNumber(file.rows ?? 0)));
         },
         onError: (failure) => {

@@ -7,6 +7,7 @@ import {
   type StatisticsResponse,
 } from '@pledgewatch/contract';
 import { texts } from '@/features/statistics/texts';
+import { saveFile } from '@/lib/save-file';
 
 const t = texts.statistics.csv;
 
@@ -15,17 +16,6 @@ export const periodName = (data: Pick<StatisticsResponse, 'from' | 'to'>) => ({
   from: ruDate(data.from),
   to: ruDate(data.to),
 });
-
-function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** Every series of the answer, one row per interval: CSV with `;` and a BOM, as Excel expects. */
 export function statisticsCsv(data: StatisticsResponse): string {
@@ -69,7 +59,7 @@ export function statisticsCsv(data: StatisticsResponse): string {
 
 export function downloadStatisticsCsv(data: StatisticsResponse): void {
   const { from, to } = periodName(data);
-  download(new Blob([statisticsCsv(data)], { type: 'text/csv;charset=utf-8' }), t.fileName(from, to));
+  saveFile(new Blob([statisticsCsv(data)], { type: 'text/csv;charset=utf-8' }), t.fileName(from, to));
 }
 
 /**
@@ -119,6 +109,6 @@ export async function downloadChartPng(
   context.drawImage(image, 0, titleHeight, width, height);
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
   if (blob) {
-    download(blob, fileName);
+    saveFile(blob, fileName);
   }
 }
