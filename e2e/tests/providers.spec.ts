@@ -18,6 +18,8 @@ async function checkInn(page: Page, inn: string) {
 }
 
 test('a one-time check with a provider: its finding, and a failing provider’s reason', async ({ page }) => {
+  // Two one-time checks and the sources screen: over a minute on a busy machine.
+  test.setTimeout(180_000);
   await signInThroughForm(page, DEMO_ANALYST);
 
   // The debtor of the Fedresurs example: one case with its latest message, type and date in Russian.
@@ -36,4 +38,13 @@ test('a one-time check with a provider: its finding, and a failing provider’s 
   await expect(failed).toHaveAttribute('data-outcome', 'failed');
   await expect(failed).toContainText('Источник недоступен: поставщик недоступен (fedresurs, HTTP 503)');
   await expect(page.getByTestId('failed-sources-alert')).toBeVisible();
+
+  // The sources screen: the provider, today's requests (the demo's runs and these checks) and the
+  // coverage of the portfolio; money is for admins only.
+  await page.goto('/monitoring/checks');
+  const source = page.getByTestId('source-row-bankruptcy');
+  await expect(source).toContainText('Поставщик: Федресурс');
+  await expect(source).toContainText(/Запросов сегодня: [1-9][\d\s\u00a0]*/);
+  await expect(source).toContainText(/Покрытие: [\d,]+ %/);
+  await expect(source).not.toContainText('Расход');
 });
