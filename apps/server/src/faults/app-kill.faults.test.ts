@@ -1,10 +1,11 @@
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../db/embedded.ts';
 import {
   ApiClient,
   type FaultPostgres,
+  faultPool,
   type NodeProcess,
   report,
   seedOrganisation,
@@ -30,7 +31,7 @@ let app: NodeProcess & { url: string };
 beforeAll(async () => {
   postgres = await startFaultPostgres();
   url = await postgres.createDatabase('faults_app_kill');
-  db = new pg.Pool({ connectionString: url, max: 4 });
+  db = faultPool(url, 4);
   db.on('error', () => {});
   env = {
     DATABASE_URL: url,

@@ -1,10 +1,11 @@
 import http from 'node:http';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../db/embedded.ts';
 import {
   ApiClient,
   type FaultPostgres,
+  faultPool,
   report,
   seedOrganisation,
   sleep,
@@ -31,7 +32,7 @@ let app: Awaited<ReturnType<typeof startApp>>;
 beforeAll(async () => {
   postgres = await startFaultPostgres();
   url = await postgres.createDatabase('faults_outages');
-  db = new pg.Pool({ connectionString: url, max: 2 });
+  db = faultPool(url, 2);
   db.on('error', () => {});
   smtpPort = await findFreePort();
   smtp = await startSmtpSink(smtpPort);

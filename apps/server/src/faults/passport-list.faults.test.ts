@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiClient,
   type FaultPostgres,
+  faultPool,
   type NodeProcess,
   report,
   seedOrganisation,
@@ -35,7 +36,7 @@ let app: Awaited<ReturnType<typeof startApp>>;
 beforeAll(async () => {
   postgres = await startFaultPostgres();
   url = await postgres.createDatabase('faults_passport_list');
-  db = new pg.Pool({ connectionString: url, max: 2 });
+  db = faultPool(url, 2);
   dataDir = await tempDir('data');
   app = await startApp({ DATABASE_URL: url, DATA_DIR: dataDir, WORKERS: 'false' });
 });

@@ -128,12 +128,18 @@ export function spawnNode(
   return { child, output: () => output, exited, kill };
 }
 
+/**
+ * How long an app may take to answer after its start: migrations, and with DEMO_DATA the demo's month
+ * of history (15 s on a quiet 2-core machine, over a minute beside other test runs).
+ */
+const APP_START_TIMEOUT_MS = 180_000;
+
 /** Starts the app process and waits until it answers HTTP. */
 export async function startApp(env: Record<string, string>): Promise<NodeProcess & { url: string }> {
   const port = env.PORT ?? String(await findFreePort());
   const app = spawnNode('server', { HOST: '127.0.0.1', ...env, PORT: port });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + APP_START_TIMEOUT_MS;
   for (;;) {
     if (app.child.exitCode !== null) {
       throw new Error(`the app exited at start:\n${app.output()}`);
@@ -146,7 +152,7 @@ export async function startApp(env: Record<string, string>): Promise<NodeProcess
       return { ...app, url };
     }
     if (Date.now() > deadline) {
-      throw new Error(`the app did not start in 60 s:\n${app.output()}`);
+      throw new Error(`the app did not start in ${APP_START_TIMEOUT_MS / 1000} s:\n${app.output()}`);
     }
     await sleep(200);
   }
@@ -216,12 +222,22 @@ export class ApiClient {
 
 let counter = 0;
 
+/**
+ * A pool of the test's own on a fault database. The tests stop that PostgreSQL under it on purpose
+ * (and at the end): an idle client's «terminating connection» is expected, not an uncaught error.
+ */
+export function faultPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {});
+  return pool;
+}
+
 /** An organisation with users of the given roles, written straight to the database. */
 export async function seedOrganisation(
   url: string,
   roles: { role: 'admin' | 'analyst'; isStaff?: boolean }[],
 ): Promise<{ organisationId: string; users: { email: string; password: string; id: string }[] }> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = faultPool(url, 1);
   try {
     const organisationId = await createOrganisation(pool, `Организация ${++counter}-${Date.now()}`);
     const users = [];
@@ -330,7 +346,7 @@ export function useWorkerRig(database: string, checkBatchSize: number): WorkerRi
   beforeAll(async () => {
     const postgres = await startFaultPostgres();
     rig.url = await postgres.createDatabase(database);
-    rig.db = new pg.Pool({ connectionString: rig.url, max: 3 });
+    rig.db = faultPool(rig.url, 3);
     rig.dataDir = await tempDir('data');
     rig.app = await startApp({ ...env(), WORKERS: 'false' });
   });
