@@ -1,5 +1,6 @@
 import type { Role } from '@pledgewatch/contract';
 import type { Queryable } from '../../db/pool.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 
 export interface UserRow {
   id: string;
@@ -98,7 +99,7 @@ export async function findMembers(
   db: Queryable,
   filter: { organisationId: string; search?: string; limit: number; offset: number },
 ): Promise<{ items: UserRow[]; total: number }> {
-  const search = filter.search ? `%${filter.search.toLowerCase()}%` : null;
+  const search = filter.search ? containsPattern(filter.search.toLowerCase()) : null;
   const where = `u.organisation_id = $1 AND NOT u.service_account AND ($2::text IS NULL OR u.email LIKE $2 OR lower(u.full_name) LIKE $2)`;
   const [items, total] = await Promise.all([
     db.query<UserRow>(

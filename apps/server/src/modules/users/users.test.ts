@@ -242,6 +242,36 @@ describe('POST /api/v1/user/change-password', () => {
   });
 });
 
+describe('GET /api/v1/users?search', () => {
+  it('matches «_» and «%» as themselves, not as LIKE wildcards', async () => {
+    const admin = await createSignedInUser(app, { role: 'admin' });
+    const stamp = Date.now().toString(36);
+    const [underscored, plain] = [`ivan_${stamp}@test.ru`, `ivanx${stamp}@test.ru`];
+    for (const email of [underscored, plain]) {
+      await createUserAccount(app.db, {
+        organisationId: admin.organisationId,
+        email,
+        fullName: 'Сотрудник Банка',
+        role: 'analyst',
+        password: 'correct horse battery',
+      });
+    }
+    const found = async (search: string) =>
+      (
+        await app.inject({
+          url: `/api/v1/users?search=${encodeURIComponent(search)}`,
+          headers: bearer(admin.token),
+        })
+      )
+        .json<{ items: { email: string }[] }>()
+        .items.map((member) => member.email)
+        .sort();
+    expect(await found(`ivan_${stamp}`)).toEqual([underscored]);
+    expect(await found('%')).toEqual([]);
+    expect(await found(stamp)).toEqual([underscored, plain]);
+  });
+});
+
 describe('accounts made by the CLI and the demo data', () => {
   it('pass the same password rule', async () => {
     const organisationId = await createOrganisation(app.db, 'Банк для CLI');

@@ -1,5 +1,6 @@
 import type { ItemKind, SourceAnswer } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
+import { containsPattern } from '../../../lib/like-pattern.ts';
 
 export interface OneTimeCheckRow {
   id: string;
@@ -114,7 +115,7 @@ export async function findOneTimeChecks(
   db: Queryable,
   filter: { organisationId: string; search?: string; kind?: ItemKind; limit: number; offset: number },
 ): Promise<{ items: OneTimeCheckRow[]; total: number }> {
-  const search = filter.search ? `%${filter.search.replace(/[\s-]+/g, '').toUpperCase()}%` : null;
+  const search = filter.search ? containsPattern(filter.search.replace(/[\s-]+/g, '').toUpperCase()) : null;
   const where = `c.organisation_id = $1 AND ($2::text IS NULL OR c.identifier LIKE $2 OR upper(replace(c.number, '-', '')) LIKE $2)
     AND ($3::text IS NULL OR c.kind = $3)`;
   const params = [filter.organisationId, search, filter.kind ?? null];

@@ -133,6 +133,24 @@ describe('one-time check numbering (one statement under the counter lock)', () =
   });
 });
 
+describe('the one-time checks list search', () => {
+  it('matches «%» and «_» as themselves, not as LIKE wildcards', async () => {
+    const user = await createSignedInUser(app);
+    await check(user.token, 'XTA21099012345678');
+    await check(user.token, 'Z94CB41AAER123456');
+    const found = async (search: string) =>
+      (
+        await app.inject({
+          url: `${checkEndpoints.oneTimeChecks.path}?search=${encodeURIComponent(search)}`,
+          headers: bearer(user.token),
+        })
+      ).json<{ items: { identifier: string }[]; total: number }>();
+    expect((await found('%')).total).toBe(0);
+    expect((await found('_')).total).toBe(0);
+    expect((await found('cb41')).items.map((item) => item.identifier)).toEqual(['Z94CB41AAER123456']);
+  });
+});
+
 describe('the metrics of a one-time check', () => {
   /** Calls per source and provider so far (pledgewatch_source_request_duration_seconds' count). */
   const calls = async () => {
