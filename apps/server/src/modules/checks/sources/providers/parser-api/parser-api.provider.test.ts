@@ -97,4 +97,16 @@ describe('parser-api (published example)', () => {
     next = jsonAnswer(name, status);
     expect((await failureOf(parserApiProvider.fetch(ctx, vin)))?.kind).toBe(kind);
   });
+
+  it.each([
+    // The registry's own failures, as its clients see them (providers.md §1.1), passed on in parser-api's envelope.
+    [{ success: 0, error: 'Не пройдена проверка CAPTCHA' }, 'blocked'],
+    [{ success: 0, error: 'Доступ запрещен' }, 'blocked'],
+    [{ success: 0, message: 'captcha token expired' }, 'blocked'],
+    [{ success: 0, error: 'Сервис временно недоступен' }, 'unavailable'],
+    [{ success: 0, error: 'Ошибка сервиса' }, 'unavailable'],
+  ] as const)('maps the error %o to %s', async (body, kind) => {
+    next = { body: JSON.stringify(body) };
+    expect((await failureOf(parserApiProvider.fetch(ctx, vin)))?.kind).toBe(kind);
+  });
 });

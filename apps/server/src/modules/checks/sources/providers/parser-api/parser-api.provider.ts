@@ -3,8 +3,19 @@ import { ProviderFailure } from '../provider-failure.ts';
 import { failForStatus, parseShape, readJson } from '../provider-http.ts';
 import { parserApiAnswerSchema, parserApiPledges } from './parser-api.mapping.ts';
 
-/** Its error text (the key, the balance) → the vocabulary; anything else is the service failing. */
+/**
+ * Its error text (the registry's captcha or block passed on, the key, the balance) → the vocabulary;
+ * anything else is the service failing. The captcha, block and outage come first: «Доступ запрещен»
+ * is a blocked address, not a wrong key, and a captcha message may name its «token».
+ */
 function failureOf(text: string): ProviderFailure {
+  if (/captcha|капч|доступ запрещ|заблокир|blocked/i.test(text)) {
+    return new ProviderFailure('blocked', text.slice(0, 100));
+  }
+  // «временно недоступен» holds «доступ»: the registry down, not a refused key.
+  if (/недоступ|unavailable|server error|ошибка сервиса/i.test(text)) {
+    return new ProviderFailure('unavailable', text.slice(0, 100));
+  }
   if (/ключ|key|token|авториз|доступ/i.test(text)) {
     return new ProviderFailure('credentials', text.slice(0, 100));
   }
