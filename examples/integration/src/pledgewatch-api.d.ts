@@ -1330,6 +1330,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/saved-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Сохранённые виды списка у текущего пользователя, по названию */
+        get: operations["savedViewsList"];
+        put?: never;
+        /** Сохранить фильтры и сортировку списка под названием */
+        post: operations["savedViewsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/saved-views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Удалить сохранённый вид */
+        delete: operations["savedViewsRemove"];
+        options?: never;
+        head?: never;
+        /** Переименовать вид, заменить его фильтры или сделать видом по умолчанию */
+        patch: operations["savedViewsUpdate"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14526,6 +14562,410 @@ export interface operations {
             };
             /** @description Ошибка */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    savedViewsList: {
+        parameters: {
+            query: {
+                /** @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге */
+                list: "items" | "events" | "registry";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге
+                             * @enum {string}
+                             */
+                            list: "items" | "events" | "registry";
+                            name: string;
+                            /** @description Строка запроса списка без «?» */
+                            query: string;
+                            /** @description Открывается, когда список открыт без параметров */
+                            isDefault: boolean;
+                            /** @description Дата и время в ISO 8601 (UTC) */
+                            createdAt: string;
+                            /** @description Дата и время в ISO 8601 (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    savedViewsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге
+                     * @enum {string}
+                     */
+                    list: "items" | "events" | "registry";
+                    /** @description Название вида, уникальное в списке пользователя */
+                    name: string;
+                    /** @description Строка запроса списка без «?» (фильтры и сортировка, как в адресе страницы); ключи, которых у списка нет, отбрасываются */
+                    query: string;
+                    /** @description Сделать видом по умолчанию (прежний перестаёт им быть) */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге
+                         * @enum {string}
+                         */
+                        list: "items" | "events" | "registry";
+                        name: string;
+                        /** @description Строка запроса списка без «?» */
+                        query: string;
+                        /** @description Открывается, когда список открыт без параметров */
+                        isDefault: boolean;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        createdAt: string;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    savedViewsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге
+                         * @enum {string}
+                         */
+                        list: "items" | "events" | "registry";
+                        name: string;
+                        /** @description Строка запроса списка без «?» */
+                        query: string;
+                        /** @description Открывается, когда список открыт без параметров */
+                        isDefault: boolean;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        createdAt: string;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    savedViewsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Название вида, уникальное в списке пользователя */
+                    name?: string;
+                    /** @description Строка запроса списка без «?» (фильтры и сортировка, как в адресе страницы); ключи, которых у списка нет, отбрасываются */
+                    query?: string;
+                    /** @description true — вид по умолчанию; false — без вида по умолчанию */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /**
+                         * @description Список: items — объекты мониторинга, events — события, registry — реестр уведомлений о залоге
+                         * @enum {string}
+                         */
+                        list: "items" | "events" | "registry";
+                        name: string;
+                        /** @description Строка запроса списка без «?» */
+                        query: string;
+                        /** @description Открывается, когда список открыт без параметров */
+                        isDefault: boolean;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        createdAt: string;
+                        /** @description Дата и время в ISO 8601 (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Ошибка */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description Машинный код ошибки, например `INVALID_CREDENTIALS` */
+                        code: string;
+                        /** @description Сообщение для пользователя на русском */
+                        message: string;
+                        /** @description Ошибки по полям (для 422) */
+                        fieldErrors?: {
+                            /** @description Путь к полю через точку, например `new_password` */
+                            field: string;
+                            /** @description Сообщение на русском */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Ошибка */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
