@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { membersResponseSchema, messageResponseSchema } from '@pledgewatch/contract';
+import { memberSchema, membersResponseSchema, messageResponseSchema } from '@pledgewatch/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { userFixture } from '@/testing/fixtures';
@@ -72,4 +72,52 @@ describe('users: inviting a member', () => {
     expect(queryClient.getQueryState(['users', { page: 1, pageSize: 25 }])?.isInvalidated).toBe(false);
     expect(await screen.findByText('Приглашение отправлено')).toBeTruthy();
   });
+});
+
+describe('users: disabling a member', () => {
+  const ID = '00000000-0000-4000-8000-0000000000a1';
+  const stubWithPatch = () =>
+    stubApi([
+      {
+        method: 'GET',
+        path: '/api/v1/users',
+        schema: membersResponseSchema,
+        body: { items: [member()], total: 1 },
+      },
+      {
+        method: 'PATCH',
+        path: `/api/v1/users/${ID}`,
+        schema: memberSchema,
+        body: member({ active: false, status: 'disabled' }),
+      },
+    ]);
+
+  it('asks first, then patches «active: false» and reads the members list again', async () => {
+    const api = stubWithPatch();
+    const { user } = renderDom({ element: <UsersTable currentUserId="someone-else" /> });
+    await screen.findByText('Иванова Анна Петровна');
+    const listReads = () => api.calls.filter((call) => call.method === 'GET').length;
+    const readsBefore = listReads();
+
+    await user.click(screen.getByRole('button', { name: 'Отключить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Отключить пользователя?' });
+    expect(api.calls.filter((call) => call.method === 'PATCH')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Отключить' }));
+
+    expect(await screen.findByText('Изменения сохранены')).toBeTruthy();
+    expect(api.calls.filter((call) => call.method === 'PATCH')).toEqual([
+      { method: 'PATCH', url: `/api/v1/users/${ID}`, body: { active: false } },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The users queries are invalidated: the list on screen is read again.
+    await waitFor(() => expect(listReads()).toBe(readsBefore + 1));
+  }, 120_000);
+
+  it('never lets an admin disable themselves', async () => {
+    const api = stubWithPatch();
+    renderDom({ element: <UsersTable currentUserId={ID} /> });
+    await screen.findByText(/Иванова Анна Петровна/);
+    expect((screen.getByRole('button', { name: 'Отключить' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(api.calls.filter((call) => call.method === 'PATCH')).toEqual([]);
+  }, 120_000);
 });
