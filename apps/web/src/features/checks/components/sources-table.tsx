@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { type CacheInvalidateBody, type Source, sourceProviderLabel } from '@pledgewatch/contract';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { toast } from 'react-toastify';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
@@ -43,12 +43,30 @@ function Latency({
   return (
     <Tooltip title={t.latencyHint}>
       <span>
-        {item !== null && <Typography variant="body2">{t.oneTimeLatency(ms(item))}</Typography>}
-        {batch !== null && (
-          <Typography variant="body2">{t.batchLatency(ms(batch), formatNumber(batchItems ?? 0))}</Typography>
-        )}
+        {item !== null && <LatencyLine text={t.oneTimeLatency(ms(item))} />}
+        {batch !== null && <LatencyLine text={t.batchLatency(ms(batch), formatNumber(batchItems ?? 0))} />}
       </span>
     </Tooltip>
+  );
+}
+
+/**
+ * «пакет из 2 779: 1 013 мс»: the line may break after its colon only, so the column is as wide as
+ * its longer half, not the whole line (the sources table was wider than its card at 1400 px).
+ */
+function LatencyLine({ text }: { text: string }) {
+  const parts = text.split(/(?<=:) /);
+  return (
+    <Typography variant="body2">
+      {parts.map((part, index) => (
+        <Fragment key={part}>
+          {index > 0 && ' '}
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {part}
+          </Box>
+        </Fragment>
+      ))}
+    </Typography>
   );
 }
 
@@ -127,7 +145,6 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       header: t.p50,
       align: 'right',
       sx: { display: { md: 'none', xl: 'table-cell' } },
-      cellSx: { whiteSpace: 'nowrap' },
       cell: (source) => (
         <Latency item={source.answerP50Ms} batch={source.batchP50Ms} batchItems={source.batchItemsP50} />
       ),
@@ -136,7 +153,6 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
       id: 'p95',
       header: t.p95,
       align: 'right',
-      cellSx: { whiteSpace: 'nowrap' },
       cell: (source) => (
         <Latency item={source.answerP95Ms} batch={source.batchP95Ms} batchItems={source.batchItemsP50} />
       ),
@@ -144,7 +160,8 @@ export function SourcesTable({ canImport, canResetCache }: SourcesTableProps) {
     {
       id: 'budget',
       header: t.budget,
-      cellSx: { whiteSpace: 'nowrap' },
+      // Its lines wrap (the spend line alone was wider than the column's share of a 1400 px card).
+      cellSx: { minWidth: 190 },
       cell: (source) => <SourceBudget source={source} />,
     },
     {

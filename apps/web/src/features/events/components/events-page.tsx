@@ -124,6 +124,7 @@ export default function EventsPage() {
           columns={columns}
           getRowId={(event) => event.id}
           ariaLabel={t.title}
+          dense
           rowOptions={(event) => ({
             testId: 'event-row',
             data: { read: event.read },

@@ -112,7 +112,7 @@ export function ItemsTable(props: ItemsTableProps) {
             )}
           </Stack>
         }
-        tableSx={{ '& td, & th': { px: 1 }, '& td:first-of-type, & th:first-of-type': { pl: 2 } }}
+        dense
       />
       <ServerPagination
         count={query.data?.total}
@@ -181,7 +181,7 @@ function itemColumns(
       header: sortHeader('label', t.label),
       label: t.label,
       sx: NOT_PHONE,
-      cellSx: { maxWidth: 240, overflowWrap: 'break-word' },
+      cellSx: { maxWidth: 240, overflowWrap: 'anywhere' },
       cell: (item) => <Box sx={{ minWidth: 110 }}>{item.label ?? texts.common.dash}</Box>,
       cardCell: (item) => item.label ?? texts.common.dash,
     },
@@ -197,7 +197,7 @@ function itemColumns(
       id: 'pledgorName',
       header: t.pledgorName,
       sx: WIDE,
-      cellSx: { maxWidth: 240, overflowWrap: 'break-word' },
+      cellSx: { maxWidth: 240, overflowWrap: 'anywhere' },
       cell: (item) => <Box sx={{ minWidth: 130 }}>{item.pledgorName ?? texts.common.dash}</Box>,
       cardCell: (item) => item.pledgorName ?? texts.common.dash,
     },
@@ -222,8 +222,8 @@ function itemColumns(
       id: 'lastCheckedAt',
       header: sortHeader('lastCheckedAt', t.lastCheckedAt),
       label: t.lastCheckedAt,
-      // Wide enough for «Последняя проверка» on one line and «(МСК)» below, not three lines.
-      sx: { ...WIDE, minWidth: 160 },
+      // Wide enough for «Последняя» and «проверка (МСК)» with the sort arrow on two lines, not three.
+      sx: { ...WIDE, minWidth: 150 },
       cellSx: { whiteSpace: 'nowrap' },
       cell: (item) => (item.lastCheckedAt ? formatDateTime(item.lastCheckedAt) : t.neverChecked),
     },

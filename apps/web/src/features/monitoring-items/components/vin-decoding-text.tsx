@@ -66,12 +66,13 @@ export function IdentifierCell({
         </Typography>
         {vin && <CheckDigitWarning vin={vin} />}
       </Stack>
+      {/* The make wraps under the VIN rather than widening the column past it (a long make pushed the
+          items table out of its card at 1400 px). */}
       <Typography
         variant="caption"
         color="text.secondary"
-        noWrap
         title={vin ? describeVin(vin) : undefined}
-        sx={{ maxWidth: 220, display: 'block' }}
+        sx={{ display: 'block' }}
       >
         {vin ? describeVinShort(vin) : documentTypeLabel}
       </Typography>

@@ -132,6 +132,7 @@ export default function EventsTablePage() {
             columns={columns}
             getRowId={(event) => event.id}
             ariaLabel={texts.pages.pledgesEventsRegistry.tabTable}
+            dense
             rowOptions={(event) => ({
               testId: 'pledge-event-row',
               data: { kind: event.kind },
