@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import { containsPattern } from '../../lib/like-pattern.ts';
 
 export interface OutboxRow {
   id: string;
@@ -51,7 +52,7 @@ export async function findOutboxMails(
   db: Queryable,
   filter: { to?: string; limit: number; offset: number },
 ): Promise<{ items: OutboxRow[]; total: number }> {
-  const to = filter.to ? `%${filter.to.toLowerCase()}%` : null;
+  const to = filter.to ? containsPattern(filter.to.toLowerCase()) : null;
   const [items, total] = await Promise.all([
     db.query<OutboxRow>(
       `SELECT * FROM mail_outbox WHERE ($1::text IS NULL OR to_address LIKE $1)

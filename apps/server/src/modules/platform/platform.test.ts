@@ -73,6 +73,20 @@ describe('the staff mail outbox shows what was sent, not the secret', () => {
     expect(listed!.text).toContain('token=[скрыто]&invite=1');
   });
 
+  it('finds by address with «%» and «_» as themselves, not as LIKE wildcards', async () => {
+    const user = await createSignedInUser(app);
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/api/v1/user/reset-password',
+      payload: { email: user.email },
+    });
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    expect(await outboxFor(user.email)).toHaveLength(1);
+    // No address of the tests holds either character: once, each matched every mail.
+    expect(await outboxFor('%')).toEqual([]);
+    expect(await outboxFor('_')).toEqual([]);
+  });
+
   it('redacts every form a link can take', () => {
     expect(redactTokens('a https://x.ru/p?token=abc_DEF-1 b')).toBe('a https://x.ru/p?token=[скрыто] b');
     expect(redactTokens('/p?x=1&token=abc&y=2')).toBe('/p?x=1&token=[скрыто]&y=2');
