@@ -217,7 +217,7 @@ for (const [name, viewport] of [
         await page.getByRole('button', { name: 'Поиск' }).filter({ visible: true }).click();
         await expect(box).toBeFocused();
       }
-      await box.fill('XTA2170');
+      await box.fill('XTA21');
       await expect(page.getByRole('option').first()).toBeVisible({ timeout: 30_000 });
       await page.waitForTimeout(500);
       await saveDocScreenshot(page, `fit-search-${viewport === DESKTOP ? 'desktop' : 'mobile'}`);
