@@ -21,15 +21,21 @@ async function outboxFor(email: string): Promise<OutboxMail[]> {
   return response.json<{ items: OutboxMail[] }>().items;
 }
 
+/** A new user who has asked for a password reset: one mail to them in the outbox. */
+async function userWithResetMail() {
+  const user = await createSignedInUser(app);
+  const asked = await app.inject({
+    method: 'POST',
+    url: '/api/v1/user/reset-password',
+    payload: { email: user.email },
+  });
+  expect(asked.statusCode, asked.body).toBeLessThan(300);
+  return user;
+}
+
 describe('the staff mail outbox shows what was sent, not the secret', () => {
   it('a reset mail: the outbox hides the token, the mail sent over SMTP keeps it and it works', async () => {
-    const user = await createSignedInUser(app);
-    const asked = await app.inject({
-      method: 'POST',
-      url: '/api/v1/user/reset-password',
-      payload: { email: user.email },
-    });
-    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const user = await userWithResetMail();
     const sent = await smtp.waitFor(
       (mail) => mail.to.includes(user.email) && /Восстановление/.test(mail.subject),
     );
@@ -74,13 +80,7 @@ describe('the staff mail outbox shows what was sent, not the secret', () => {
   });
 
   it('finds by address with «%» and «_» as themselves, not as LIKE wildcards', async () => {
-    const user = await createSignedInUser(app);
-    const asked = await app.inject({
-      method: 'POST',
-      url: '/api/v1/user/reset-password',
-      payload: { email: user.email },
-    });
-    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const user = await userWithResetMail();
     expect(await outboxFor(user.email)).toHaveLength(1);
     // No address of the tests holds either character: once, each matched every mail.
     expect(await outboxFor('%')).toEqual([]);
