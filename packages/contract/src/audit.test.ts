@@ -64,7 +64,12 @@ const RECORDED: Record<string, Record<string, unknown>> = {
   'upload.imported': { kind: 'pledge_events', inserted: 3, restored: 0, duplicates: 1 },
   'monitoring.items_added': { kind: 'vin', added: 2, restored: 0 },
   'source.imported': { type: 'passport', fileName: 'list.csv', bytes: 1024 },
-  'pledge.events_imported': { events: 3, packageId: 'k1', monitoringAdded: 3, monitoringArchived: 0 },
+  'pledge.events_imported': {
+    events: 3,
+    packageId: '9b2f6c1e-4d7a-4b8e-9f3a-2c1d0e5f6a7b',
+    monitoringAdded: 3,
+    monitoringArchived: 0,
+  },
 };
 
 describe('describeAuditDetails', () => {
@@ -73,6 +78,7 @@ describe('describeAuditDetails', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       expect(line).not.toMatch(/[{}"[\]]/);
+      expect(line).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/i);
       // The field before the colon is named in Russian (VIN and E-mail are the product's own words).
       const field = line.slice(0, line.indexOf(':'));
       expect(field).toMatch(/^(?:[А-ЯЁа-яё0-9 ,.()]|VIN|E-mail|ИНН)+$/);
@@ -102,6 +108,24 @@ describe('describeAuditDetails', () => {
       'Фильтр объектов: — → метка: Лизинг',
     );
   });
+});
+
+it('never shows a database id, alone, in a list, nested or in a correction', () => {
+  const id = '4432e7f2-08a7-4ede-ba26-2c604628581c';
+  const lines = describeAuditDetails({
+    pledgeId: id,
+    contractNumber: 'ДЗ-ДЕМО-006',
+    eventIds: [id, id],
+    contract: { number: 'КД-7', packageId: id },
+    before: { contract: { number: 'КД-1' }, packageId: id },
+    after: { contract: { number: 'КД-2' }, packageId: null },
+  });
+  expect(lines).toEqual([
+    'Номер договора: ДЗ-ДЕМО-006',
+    'Договор: номер: КД-7',
+    'Договор, номер: КД-1 → КД-2',
+    'Пакет: — → —',
+  ]);
 });
 
 it('names a source by its Russian name', () => {

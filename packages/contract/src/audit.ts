@@ -225,6 +225,15 @@ const fieldLabel = (key: string): string => DETAIL_LABELS[key] ?? key;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * A database id (a pledge's, a package's) or a list of them: kept in the entry for the record's link
+ * and the export's object column, never shown as «Залог: 4432e7f2-…», which no reader can use.
+ */
+const isInternalId = (value: unknown): boolean =>
+  (typeof value === 'string' && UUID.test(value)) ||
+  (Array.isArray(value) && value.length > 0 && value.every(isInternalId));
+
 const scalarValue = (value: unknown): string => {
   if (value === null || value === undefined || value === '') {
     return '—';
@@ -245,7 +254,9 @@ const detailValue = (value: unknown, key = ''): string => {
     return parts.length === 0 ? '—' : parts.join(value.some(isRecord) ? '; ' : ', ');
   }
   if (isRecord(value)) {
-    const pairs = Object.entries(value).filter(([, inner]) => inner !== undefined && inner !== null);
+    const pairs = Object.entries(value).filter(
+      ([, inner]) => inner !== undefined && inner !== null && !isInternalId(inner),
+    );
     const words = pairs.map(
       ([inner, innerValue]) => `${fieldLabel(inner)}: ${detailValue(innerValue, inner)}`,
     );
@@ -258,6 +269,9 @@ const detailValue = (value: unknown, key = ''): string => {
 
 /** A nested state flattened to «Договор, номер»-style labels, so two states compare field by field. */
 function flatten(value: unknown, key: string, label: string, into: Map<string, string>): Map<string, string> {
+  if (isInternalId(value)) {
+    return into;
+  }
   if (isRecord(value)) {
     for (const [inner, innerValue] of Object.entries(value)) {
       flatten(innerValue, inner, label ? `${label}, ${fieldLabel(inner)}` : fieldLabel(inner), into);
@@ -275,6 +289,9 @@ function flatten(value: unknown, key: string, label: string, into: Map<string, s
 export function describeAuditDetails(details: Record<string, unknown>): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(details)) {
+    if (isInternalId(value)) {
+      continue;
+    }
     if (key === 'changes' && isRecord(value)) {
       for (const [field, change] of Object.entries(value)) {
         const { from, to } = isRecord(change) ? change : { from: undefined, to: change };
