@@ -65,6 +65,48 @@ const sourcesScreen = async (token: string) =>
   (await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(token) }))
     .json<{ items: Source[] }>()
     .items.find((source) => source.type === 'passport')!;
+/**
+ * Answers with the body's first `cut` bytes, the rest held until the returned release is called;
+ * then the body ends (`finish`) or the connection is dropped.
+ */
+function answerInTwoParts(body: Buffer, etag: string, cut: number, finish: boolean): () => void {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  answer = () => ({
+    status: 200,
+    headers: { etag, 'content-length': String(body.length) },
+    write: async (response) => {
+      response.write(body.subarray(0, cut));
+      await released;
+      if (finish) {
+        response.end(body.subarray(cut));
+      } else {
+        response.destroy();
+      }
+    },
+  });
+  return release;
+}
+/** A look at the address that must queue a new version, and that version's import run to its end. */
+async function fetchAndImport() {
+  const outcome = await fetchNow();
+  expect(outcome.result).toBe('queued');
+  await runSourceImport({
+    db: app.db,
+    config,
+    importId: (outcome as { importId: string }).importId,
+    lastAttempt: true,
+  });
+}
+/** A second look that finds the same file: nothing downloaded, the active version kept. */
+async function expectUnchanged() {
+  const version = await activeVersion();
+  expect(await fetchNow()).toEqual({ result: 'unchanged' });
+  expect(await activeVersion()).toBe(version);
+  expect(await files()).toEqual([]);
+}
 const lastError = async () =>
   (await app.db.query(`SELECT last_error FROM source_list_fetches WHERE source_type = 'passport'`)).rows[0]
     ?.last_error;
@@ -85,38 +127,22 @@ describe('the daily fetch of SOURCE_PASSPORT_LIST_URL', () => {
       },
       body: v1,
     });
-    const first = await fetchNow();
-    expect(first.result).toBe('queued');
-    await runSourceImport({
-      db: app.db,
-      config,
-      importId: (first as { importId: string }).importId,
-      lastAttempt: true,
-    });
+    await fetchAndImport();
     expect(await listed('0304012345')).toBe(true);
     const version = await activeVersion();
 
     // The server says 304 to the validators it gave: nothing is downloaded or queued.
     answer = (request) =>
       request.headers['if-none-match'] === '"v1"' ? { status: 304 } : { status: 200, body: v1 };
-    expect(await fetchNow()).toEqual({ result: 'unchanged' });
+    await expectUnchanged();
     expect(requests.at(-1)).toMatchObject({
       'if-none-match': '"v1"',
       'if-modified-since': 'Mon, 01 Jun 2026 00:00:00 GMT',
     });
-    expect(await activeVersion()).toBe(version);
-    expect(await files()).toEqual([]);
 
     // A new file: a new version.
     answer = () => ({ status: 200, headers: { etag: '"v2"' }, body: bzip2(passportListCsv(['4501000001'])) });
-    const third = await fetchNow();
-    expect(third.result).toBe('queued');
-    await runSourceImport({
-      db: app.db,
-      config,
-      importId: (third as { importId: string }).importId,
-      lastAttempt: true,
-    });
+    await fetchAndImport();
     expect(await activeVersion()).toBe(version! + 1);
     expect(await listed('4501000001')).toBe(true);
     expect(await listed('0304012345')).toBe(false);
@@ -125,16 +151,45 @@ describe('the daily fetch of SOURCE_PASSPORT_LIST_URL', () => {
   it('compares Content-Length when the server gives no validators, before reading the body', async () => {
     const body = bzip2(passportListCsv(['1111000001']));
     answer = () => ({ status: 200, headers: { 'content-length': String(body.length) }, body });
-    const first = await fetchNow();
-    expect(first.result).toBe('queued');
-    await runSourceImport({
-      db: app.db,
-      config,
-      importId: (first as { importId: string }).importId,
-      lastAttempt: true,
-    });
+    await fetchAndImport();
+    await expectUnchanged();
+  });
+
+  it('takes the same Last-Modified as unchanged when the server ignores If-Modified-Since (no ETag)', async () => {
+    const body = bzip2(passportListCsv(['2222000001']));
+    const lastModified = 'Tue, 02 Jun 2026 00:00:00 GMT';
+    // A server that answers every GET in full, whatever the request's validators say.
+    answer = () => ({ status: 200, headers: { 'last-modified': lastModified }, body });
+    await fetchAndImport();
+    await expectUnchanged();
+    expect(requests.at(-1)).toMatchObject({ 'if-modified-since': lastModified });
+  });
+
+  it('gives up a download that outlives SOURCE_PASSPORT_LIST_TIMEOUT_MS: failed in Russian, nothing on disk', async () => {
     const version = await activeVersion();
-    expect(await fetchNow()).toEqual({ result: 'unchanged' });
+    const body = bzip2(passportListCsv(['3333000001']));
+    const release = answerInTwoParts(body, '"stalled"', 10, false);
+    try {
+      const outcome = await fetchPassportList({
+        db: app.db,
+        queue: app.queue,
+        config: { ...config, passportListTimeoutMs: 500 },
+      });
+      expect(outcome).toEqual({
+        result: 'failed',
+        reason: 'Перечень не скачан: Нет ответа за отведённое время',
+      });
+    } finally {
+      release();
+    }
+    expect(await lastError()).toBe('Перечень не скачан: Нет ответа за отведённое время');
+    const { rows } = await app.db.query(
+      `SELECT status, failure FROM source_imports WHERE source_type = 'passport' ORDER BY version DESC LIMIT 1`,
+    );
+    expect(rows[0]).toEqual({
+      status: 'failed',
+      failure: 'Перечень не скачан: Нет ответа за отведённое время',
+    });
     expect(await activeVersion()).toBe(version);
     expect(await files()).toEqual([]);
   });
@@ -172,19 +227,7 @@ describe('the daily fetch of SOURCE_PASSPORT_LIST_URL', () => {
     const user = await createSignedInUser(app, { role: 'viewer' });
     const body = bzip2(passportListCsv(Array.from({ length: 3000 }, (_, i) => String(7700000000 + i * 7))));
     const half = Math.floor(body.length / 2);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    answer = () => ({
-      status: 200,
-      headers: { etag: '"slow"', 'content-length': String(body.length) },
-      write: async (response) => {
-        response.write(body.subarray(0, half));
-        await released;
-        response.end(body.subarray(half));
-      },
-    });
+    const release = answerInTwoParts(body, '"slow"', half, true);
     const fetching = fetchNow();
     try {
       await expect

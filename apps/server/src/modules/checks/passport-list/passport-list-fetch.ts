@@ -50,8 +50,8 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 /**
  * The daily look at SOURCE_PASSPORT_LIST_URL: a conditional GET (If-None-Match / If-Modified-Since
- * from the last download; a server that sends neither is compared by Content-Length before its body
- * is read). A changed file is streamed to DATA_DIR/source-imports/, its head checked, and queued as
+ * from the last download; a server that ignores them is compared by the same validators, one that
+ * sends neither by Content-Length, before its body is read). A changed file is streamed to DATA_DIR/source-imports/, its head checked, and queued as
  * a new version of the `passport` source (the import job loads it). The download goes through the
  * outbound client: no redirect followed, one deadline (SOURCE_PASSPORT_LIST_TIMEOUT_MS). Anything
  * else than the list — a 404, an HTML page, a redirect — is a failure with a Russian reason, kept on
@@ -211,12 +211,16 @@ async function fetchUnlocked(options: {
           return false;
         }
         const etag = header(headers.etag);
+        const lastModified = header(headers['last-modified']);
         const length = header(headers['content-length']);
         total = Number(length) || null;
+        // The strongest validator the server gives decides: a server may ignore the conditional
+        // headers and answer 200 with the same file, which is then not downloaded again.
         if (
           last &&
           ((etag && etag === last.etag) ||
-            (!etag && !headers['last-modified'] && length && length === last.content_length))
+            (!etag && lastModified && lastModified === last.last_modified) ||
+            (!etag && !lastModified && length && length === last.content_length))
         ) {
           unchanged = true;
           return false;
