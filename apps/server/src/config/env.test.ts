@@ -15,6 +15,13 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
+  it('caps a source import by the MVD list (SOURCE_IMPORT_MAX_BYTES 4 GiB), not by an upload', () => {
+    expect(loadConfig({}).sourceImportMaxBytes).toBe(4 * 1024 ** 3);
+    expect(loadConfig({ SOURCE_IMPORT_MAX_BYTES: String(8 * 1024 ** 3) }).sourceImportMaxBytes).toBe(
+      8 * 1024 ** 3,
+    );
+  });
+
   it('reads the sizes of the API pool and the job pool apart (DB_POOL_SIZE, JOBS_DB_POOL_SIZE)', () => {
     expect(loadConfig({})).toMatchObject({ dbPoolSize: 10, jobsDbPoolSize: 10 });
     expect(loadConfig({ DB_POOL_SIZE: '20', JOBS_DB_POOL_SIZE: '3' })).toMatchObject({

@@ -15,6 +15,9 @@ const {
   killImport,
 } = await sourceImportTestSetup('dataset-import');
 
+/** The same, under a cap of 1 MiB on a source's file. */
+const small = await sourceImportTestSetup('dataset-import-cap', { sourceImportMaxBytes: 1024 * 1024 });
+
 const wantedCsv = (rows: [vin: string, recordId: string, since: string][]) =>
   `vin,record_id,since\n${rows.map((row) => row.join(',')).join('\n')}\n`;
 
@@ -134,5 +137,24 @@ describe('a dataset import is a job', () => {
     expect(during).toMatchObject({ phase: 'loading', rowsRead: 1 });
     expect((during as { bytesRead: number }).bytesRead).toBeGreaterThan(0);
     expect(await progress()).toBeNull();
+  });
+
+  it('refuses a file over SOURCE_IMPORT_MAX_BYTES with 413 in Russian, for a dataset and the passport list alike: nothing kept', async () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => `${String(1_000_000_000 + i)}`);
+    const big = `PASSP_SERIES,PASSP_NUMBER\n${rows.map((k) => `${k.slice(0, 4)},${k.slice(4)}`).join('\n')}\n`;
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    for (const [type, fileName] of [
+      ['passport', 'list.csv'],
+      ['wanted', 'wanted.csv'],
+    ] as const) {
+      const response = await small.postImport(type, fileName, big);
+      expect(response.statusCode, `${type}: ${response.body}`).toBe(413);
+      expect(response.json().message).toBe('Файл больше 1 МБ (SOURCE_IMPORT_MAX_BYTES)');
+    }
+    expect(await small.importFiles()).toEqual([]);
+    const { rows: imports } = await small.app.db.query(
+      `SELECT id FROM source_imports WHERE status = 'importing'`,
+    );
+    expect(imports).toEqual([]);
   });
 });

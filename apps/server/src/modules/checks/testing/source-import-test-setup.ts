@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
+import type { AppConfig } from '../../../config/env.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { runSourceImport } from '../passport-list/passport-list.service.ts';
 import { multipartFile } from './checks-test-helpers.ts';
@@ -11,10 +12,10 @@ import { multipartFile } from './checks-test-helpers.ts';
  * of its own, since they assert that no import file is left in it, a staff user who uploads, and an
  * import run that a worker kill stops part-way.
  */
-export async function sourceImportTestSetup(name: string) {
+export async function sourceImportTestSetup(name: string, overrides: Partial<AppConfig> = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `pledgewatch-${name}-`));
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
-  const { app, config } = await buildTestApp({ config: { dataDir } });
+  const { app, config } = await buildTestApp({ config: { ...overrides, dataDir } });
   const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
   return {
     app,
