@@ -20,6 +20,11 @@ test('an admin reads the audit log, filters it and exports it', async ({ page })
   await page.goto('/settings?tab=audit');
   const table = page.getByRole('table', { name: 'Журнал действий' });
   await expect(table.getByRole('row').filter({ hasText: 'Удаление новости' }).first()).toBeVisible();
+  // On a desk the filters stand side by side, starting at the same left edge as the table's text.
+  const box = async (label: string) => (await page.getByLabel(label, { exact: true }).boundingBox())!;
+  const [actor, action, entity] = [await box('Сотрудник'), await box('Действие'), await box('Объект')];
+  expect([action.y, entity.y]).toEqual([actor.y, actor.y]);
+  expect(action.x).toBeGreaterThan(actor.x + actor.width);
   await expect(
     table
       .getByRole('row')

@@ -1,4 +1,5 @@
 import DownloadIcon from '@mui/icons-material/Download';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -75,14 +76,7 @@ export function AuditLogTable() {
   };
   const setDate = (key: 'from' | 'to') => (value: string) => setFilter(key)({ target: { value } });
   const select = (key: 'actorId' | 'action' | 'entity', label: string, options: [string, string][]) => (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={filters[key]}
-      onChange={setFilter(key)}
-      sx={{ minWidth: 200 }}
-    >
+    <TextField select size="small" label={label} value={filters[key]} onChange={setFilter(key)}>
       <MenuItem value="">{t.any}</MenuItem>
       {options.map(([value, text]) => (
         <MenuItem key={value} value={value}>
@@ -111,10 +105,15 @@ export function AuditLogTable() {
         </Stack>
       </TableToolbar>
       <FilterDrawer activeCount={Object.values(filters).filter(Boolean).length}>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={2}
-          sx={{ px: 2, pb: 2, flexWrap: 'wrap', rowGap: 2 }}
+        {/* A grid, not a wrapping row: wrapped fields of a spaced row kept its left margin (indented lines). */}
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', sm: 'repeat(auto-fill, minmax(200px, 1fr))' },
+            gap: 2,
+            px: 2,
+            pb: 2,
+          }}
         >
           {select(
             'actorId',
@@ -133,7 +132,7 @@ export function AuditLogTable() {
           )}
           <DateField size="small" label={t.from} value={filters.from} onChange={setDate('from')} />
           <DateField size="small" label={t.to} value={filters.to} onChange={setDate('to')} />
-        </Stack>
+        </Box>
       </FilterDrawer>
       <TableQueryState query={log} />
       <ResponsiveTable
