@@ -61,6 +61,10 @@ const listTables = async () =>
     )
   ).rows.map((row) => row.relname);
 
+/** Runs the queued import to its end, `onPhase` called after its load and after its index. */
+const runImportWatched = (importId: string, onPhase: (phase: string) => Promise<void>) =>
+  runSourceImport({ db: app.db, config, importId, lastAttempt: true, onPhase });
+
 describe('the MVD passport list', () => {
   it('imports the list as published (.csv.bz2) in the background: 202, then active, leading zeros kept, bad rows counted', async () => {
     const text = [
@@ -121,19 +125,13 @@ describe('the MVD passport list', () => {
     const before = await activeImport();
     const queued = (await post('list.csv', passportListCsv(['2222000002', '1111000009']))).json();
     const seen: string[] = [];
-    await runSourceImport({
-      db: app.db,
-      config,
-      importId: queued.id,
-      lastAttempt: true,
-      async onPhase(phase) {
-        // Loaded and indexed, not yet switched: every check still reads the old version.
-        const answers = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => listed(i % 2 ? '1111000001' : '2222000002')),
-        );
-        seen.push(`${phase}:${answers.every((hit, i) => hit === (i % 2 === 1))}`);
-        expect((await activeImport())!.id).toBe(before!.id);
-      },
+    await runImportWatched(queued.id, async (phase) => {
+      // Loaded and indexed, not yet switched: every check still reads the old version.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => listed(i % 2 ? '1111000001' : '2222000002')),
+      );
+      seen.push(`${phase}:${answers.every((hit, i) => hit === (i % 2 === 1))}`);
+      expect((await activeImport())!.id).toBe(before!.id);
     });
     expect(seen).toEqual(['loaded:true', 'indexed:true']);
     expect((await activeImport())!.id).toBe(queued.id);
@@ -141,6 +139,31 @@ describe('the MVD passport list', () => {
     expect(await listed('1111000001')).toBe(false);
     // The old version's table is dropped; only the active one's stays.
     expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
+  });
+
+  it('shows the import on the sources screen while it runs: phase, compressed bytes read, rows read', async () => {
+    const content = bzip2(passportListCsv(['8800000001', '8800000002', '8800000003']));
+    const queued = (await post('list.csv.bz2', content)).json();
+    const seen: unknown[] = [];
+    await runImportWatched(queued.id, async (phase) => {
+      if (phase === 'indexed') {
+        const sources = await app.inject({
+          url: '/api/v1/monitoring/sources',
+          headers: bearer(analyst.token),
+        });
+        seen.push(sources.json().items.find((s: { type: string }) => s.type === 'passport').importing);
+      }
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        version: queued.version,
+        phase: 'indexing',
+        bytesRead: content.length,
+        bytesTotal: content.length,
+        rowsRead: 3,
+      }),
+    ]);
+    expect(await listed('8800000002')).toBe(true);
   });
 
   it('an interrupted import leaves the active version answering and runs again from its file', async () => {
@@ -197,6 +220,12 @@ describe('the MVD passport list', () => {
         'первая строка должна быть «PASSP_SERIES,PASSP_NUMBER», в файле — «vin;record_id»',
       ],
       ['list.csv', '', 'Файл пуст'],
+      // Cut inside its only block: refused at once, when the head is read.
+      [
+        'cut.csv.bz2',
+        bzip2(passportListCsv(['5555000006', '5555000007'])).subarray(0, 30),
+        'Архив bzip2 повреждён или обрезан',
+      ],
       ['list.csv.bz2', bzip2(''), 'Файл пуст'],
     ] as const;
     for (const [name, content, reason] of refusals) {
