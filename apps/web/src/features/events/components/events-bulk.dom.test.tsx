@@ -4,12 +4,11 @@ import {
   eventsResponseSchema,
   type MonitoringEvent,
   markEventsReadResponseSchema,
-  savedViewEndpoints,
-  savedViewsResponseSchema,
 } from '@pledgewatch/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
+import { savedViewsAnswer } from '@/testing/fixtures';
 import { renderDom } from '@/testing/render-dom';
 import { stubApi } from '@/testing/render-route';
 import EventsPage from './events-page';
@@ -133,24 +132,7 @@ describe('events: a saved view opened from the menu', () => {
         schema: eventsResponseSchema,
         body: { items: [event(1)], total: 1, unread: 1 },
       },
-      {
-        method: 'GET',
-        path: savedViewEndpoints.list.path,
-        schema: savedViewsResponseSchema,
-        body: {
-          items: [
-            {
-              id: '7d0f2c1e-0000-4000-8000-0000000000a1',
-              list: 'events',
-              name: 'Лады',
-              query: 'search=lada&severity=critical',
-              isDefault: false,
-              createdAt: '2026-11-20T08:00:00.000Z',
-              updatedAt: '2026-11-20T08:00:00.000Z',
-            },
-          ],
-        },
-      },
+      savedViewsAnswer({ list: 'events', name: 'Лады', query: 'search=lada&severity=critical' }),
     ]);
     const { user } = render();
     await screen.findAllByText('XTA21099072765431');

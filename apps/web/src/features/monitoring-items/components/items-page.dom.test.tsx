@@ -1,46 +1,14 @@
 // @vitest-environment happy-dom
-import {
-  itemsResponseSchema,
-  monitoringEndpoints,
-  savedViewEndpoints,
-  savedViewsResponseSchema,
-} from '@pledgewatch/contract';
+import { itemsResponseSchema, monitoringEndpoints } from '@pledgewatch/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
-import { meAnswer } from '@/testing/fixtures';
+import { meAnswer, savedViewsAnswer, vinItemFixture } from '@/testing/fixtures';
 import { renderDom } from '@/testing/render-dom';
 import { stubApi } from '@/testing/render-route';
 import ItemsPage from './items-page';
 
-const item = {
-  id: '7d0f2c1e-0000-4000-8000-000000000010',
-  kind: 'vin',
-  identifier: 'XTA210990Y2765432',
-  displayIdentifier: 'XTA210990Y2765432',
-  documentType: null,
-  documentTypeLabel: null,
-  label: 'Lada 2109',
-  contractNumber: 'КД-15/2024',
-  pledgorName: 'Петров Пётр',
-  status: 'active',
-  origin: 'form',
-  uploadId: null,
-  createdAt: '2026-02-01T09:00:00.000Z',
-  updatedAt: '2026-02-01T09:00:00.000Z',
-  archivedAt: null,
-  lastCheckedAt: null,
-  vin: {
-    wmi: 'XTA',
-    region: 'Европа',
-    country: 'Россия',
-    manufacturer: 'Lada (АвтоВАЗ)',
-    modelYear: 2000,
-    checkDigitValid: true,
-    checkDigitExpected: '9',
-    warning: null,
-  },
-};
+const item = vinItemFixture;
 
 describe('objects: a saved view opened from the menu', () => {
   it('fills the search box with the view’s search and asks the server for the view’s filters', async () => {
@@ -51,24 +19,7 @@ describe('objects: a saved view opened from the menu', () => {
         schema: itemsResponseSchema,
         body: { items: [item], total: 1, totalIsEstimate: false },
       },
-      {
-        method: 'GET',
-        path: savedViewEndpoints.list.path,
-        schema: savedViewsResponseSchema,
-        body: {
-          items: [
-            {
-              id: '7d0f2c1e-0000-4000-8000-0000000000a1',
-              list: 'items',
-              name: 'Архив Лад',
-              query: 'search=lada&status=archived',
-              isDefault: false,
-              createdAt: '2026-11-20T08:00:00.000Z',
-              updatedAt: '2026-11-20T08:00:00.000Z',
-            },
-          ],
-        },
-      },
+      savedViewsAnswer({ list: 'items', name: 'Архив Лад', query: 'search=lada&status=archived' }),
     ]);
     const { user } = renderDom({
       path: paths.monitoringItems.path,

@@ -2,40 +2,13 @@ import { itemsResponseSchema, monitoringEndpoints } from '@pledgewatch/contract'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { meQueryOptions } from '@/lib/auth';
-import { meAnswer } from '@/testing/fixtures';
+import { meAnswer, vinItemFixture } from '@/testing/fixtures';
 import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
 import { itemsQueryOptions } from '../api/get-items';
 import ItemsPage from './items-page';
 import { parseItemsView, toItemsQuery } from './use-items-view';
 
-const item = {
-  id: '7d0f2c1e-0000-4000-8000-000000000010',
-  kind: 'vin',
-  identifier: 'XTA210990Y2765432',
-  displayIdentifier: 'XTA210990Y2765432',
-  documentType: null,
-  documentTypeLabel: null,
-  label: 'Lada 2109',
-  contractNumber: 'КД-15/2024',
-  pledgorName: 'Петров Пётр',
-  status: 'active',
-  origin: 'form',
-  uploadId: null,
-  createdAt: '2026-02-01T09:00:00.000Z',
-  updatedAt: '2026-02-01T09:00:00.000Z',
-  archivedAt: null,
-  lastCheckedAt: null,
-  vin: {
-    wmi: 'XTA',
-    region: 'Европа',
-    country: 'Россия',
-    manufacturer: 'Lada (АвтоВАЗ)',
-    modelYear: 2000,
-    checkDigitValid: true,
-    checkDigitExpected: '9',
-    warning: null,
-  },
-};
+const item = vinItemFixture;
 
 afterEach(() => vi.unstubAllGlobals());
 
