@@ -1,4 +1,4 @@
-import { type UploadDetail, type UploadStatus, uploadDetailSchema } from '@pledgewatch/contract';
+import { type UploadStatus, uploadDetailSchema } from '@pledgewatch/contract';
 import { uploadEndpoints } from '@pledgewatch/contract/endpoints/uploads';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -13,76 +13,8 @@ import UploadEventsTablePage, {
   flowTexts as eventsTexts,
 } from '@/features/pledge-upload-events/components/upload-events-table-page';
 import { meQueryOptions } from '@/lib/auth';
-import { meAnswer } from '@/testing/fixtures';
+import { uploadDetailFixture as detail, meAnswer, UPLOAD_ID } from '@/testing/fixtures';
 import { renderRoute, stubApi, textsOf, visibleText } from '@/testing/render-route';
-
-const UPLOAD_ID = '7d0f2c1e-0000-4000-8000-0000000000c1';
-
-const detail = (status: UploadStatus, kind: UploadDetail['kind']): UploadDetail => ({
-  id: UPLOAD_ID,
-  kind,
-  fileName: 'bank-list.csv',
-  fileSize: 2048,
-  format: 'csv',
-  encoding: 'utf-8',
-  delimiter: ';',
-  status,
-  statusLabel: `метка ${status}`,
-  autoConfirm: false,
-  progress: { rowsProcessed: 3, percent: status === 'received' ? null : 40 },
-  counts: { rows: 3, accepted: 2, restored: 0, duplicates: 0, rejected: 1, skipped: 1 },
-  errorMessage: status === 'failed' ? 'Файл повреждён' : null,
-  author: null,
-  createdAt: '2026-02-01T09:00:00.000Z',
-  updatedAt: '2026-02-01T09:00:00.000Z',
-  finishedAt: null,
-  columns: [{ field: 'vin', title: 'VIN', header: 'VIN' }],
-  ignoredColumns: ['№ п/п'],
-  headerRow: 4,
-  skippedAbove: 'Строки 1–3 пропущены: заголовок найден в строке 4',
-  sheets: [
-    { index: 0, name: 'Инструкция' },
-    { index: 1, name: 'Портфель' },
-  ],
-  sheet: 1,
-  fileColumns: [
-    { index: 0, header: '№ п/п', samples: ['1', '2'], field: null, match: null, ambiguous: false },
-    {
-      index: 1,
-      header: 'VIN (идентификационный номер)',
-      samples: ['XTA210990Y2765432', 'BADVIN'],
-      field: status === 'needs_mapping' ? null : 'vin',
-      match: status === 'needs_mapping' ? null : 'synonym',
-      ambiguous: false,
-    },
-  ],
-  fields: [
-    { field: 'vin', title: 'VIN', key: true },
-    { field: 'label', title: 'Метка', key: false },
-  ],
-  mapping: {
-    source: 'auto',
-    question:
-      status === 'needs_mapping'
-        ? 'Не найден столбец «VIN» или «Номер документа»: укажите, что хранится в каждом столбце'
-        : null,
-  },
-  skippedRows: [{ rowNumber: 7, text: 'Итого: 2 единицы' }],
-  preview: [
-    {
-      rowNumber: 2,
-      kind: 'vin',
-      documentType: null,
-      identifier: 'XTA210990Y2765432',
-      displayIdentifier: 'XTA210990Y2765432',
-      label: 'Lada 2109',
-      contractNumber: 'КД-15/2024',
-      pledgorName: 'Петров Пётр',
-      warning: null,
-    },
-  ],
-  errors: [{ rowNumber: 4, field: 'vin', message: 'VIN: 17 символов', values: { vin: 'BADVIN' } }],
-});
 
 const kinds = [
   {
