@@ -61,7 +61,7 @@ describe('audit log: filters', () => {
     await user.click(screen.getByRole('combobox', { name: 'Действие' }));
     await user.click(await screen.findByRole('option', { name: 'Отзыв ключа API' }));
     await waitFor(() =>
-      expect(listQueries(api.calls).at(-1)).toEqual({ page: '1', pageSize: '25', action: 'api_key.created' }),
+      expect(listQueries(api.calls).at(-1)).toEqual({ page: '1', pageSize: '25', action: 'api_key.revoked' }),
     );
 
     await user.click(screen.getByRole('combobox', { name: 'Сотрудник' }));
@@ -96,7 +96,7 @@ describe('audit log: filters', () => {
     await user.click(screen.getByRole('combobox', { name: 'Объект' }));
     await user.click(await screen.findByRole('option', { name: /ключ/i }));
     await waitFor(() => expect(listQueries(api.calls).at(-1)).toMatchObject({ entity: 'api_key' }));
-    expect(exportHref('CSV').searchParams.get('entity')).toBe('x');
+    expect(exportHref('CSV').searchParams.get('entity')).toBe('api_key');
 
     await user.click(screen.getByRole('combobox', { name: 'Объект' }));
     await user.click(await screen.findByRole('option', { name: 'Все' }));
