@@ -140,6 +140,11 @@ test.beforeAll(async () => {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: '{}',
   });
+  // A vehicle with a bank's long unbroken contract number (as the integration example writes them): its
+  // column wraps the number instead of widening the objects table.
+  await apiCall(token, 'POST', '/api/v1/monitoring/regular-check/form-vin', {
+    rows: [{ vin: 'XTA21703080999992', contractNumber: `КД-2026-${Date.now()}-0001` }],
+  });
   // A one-time check in the history, so its phone cards (VIN and status chip) are on the screen.
   await apiCall(token, 'POST', '/api/v1/monitoring/one-time-check', { vin: 'XTA21703080123456' });
 });

@@ -190,8 +190,9 @@ function itemColumns(
       header: sortHeader('contractNumber', t.contractNumber),
       label: t.contractNumber,
       sx: WIDE,
-      cellSx: { whiteSpace: 'nowrap' },
-      cell: (item) => item.contractNumber ?? texts.common.dash,
+      // A bank's own contract numbers can be long unbroken codes: they wrap rather than widen the table.
+      cellSx: { maxWidth: 200, overflowWrap: 'anywhere' },
+      cell: (item) => <Box sx={{ minWidth: 100 }}>{item.contractNumber ?? texts.common.dash}</Box>,
     },
     {
       id: 'pledgorName',
