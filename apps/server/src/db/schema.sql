@@ -731,7 +731,8 @@ CREATE TABLE source_rate_sends (
 
 CREATE TABLE source_rate_slots (
   source_type text NOT NULL,
-  next_slot timestamp with time zone NOT NULL
+  next_slot timestamp with time zone NOT NULL,
+  paced_until timestamp with time zone DEFAULT '-infinity'::timestamp with time zone NOT NULL
 );
 ALTER TABLE source_rate_slots ADD CONSTRAINT source_rate_slots_pkey PRIMARY KEY (source_type);
 
@@ -1632,37 +1633,46 @@ BEGIN
 END
 $function$;
 
-CREATE OR REPLACE FUNCTION public.take_source_send(p_type text, p_rate integer, p_window_ms double precision, p_queued boolean)
+CREATE OR REPLACE FUNCTION public.take_source_send(p_type text, p_rate integer, p_window_ms double precision, p_queued boolean, p_spacing_ms double precision DEFAULT 0, p_burst_ms double precision DEFAULT 0)
  RETURNS TABLE(admitted boolean, sent_at_ms double precision, wait_ms double precision)
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   v_window interval := p_window_ms * interval '1 millisecond';
+  v_spacing interval := p_spacing_ms * interval '1 millisecond';
+  v_burst interval := p_burst_ms * interval '1 millisecond';
   v_next timestamptz;
+  v_paced timestamptz;
   v_now timestamptz;
   v_blocker timestamptz;
   v_at timestamptz;
 BEGIN
   INSERT INTO source_rate_slots AS s (source_type, next_slot) VALUES (p_type, '-infinity')
   ON CONFLICT (source_type) DO UPDATE SET next_slot = s.next_slot
-  RETURNING s.next_slot INTO v_next;
+  RETURNING s.next_slot, s.paced_until INTO v_next, v_paced;
   -- After the lock: the clock of the admission, never earlier than any admission before it.
   v_now := clock_timestamp();
   -- The p_rate-th newest send in the window: while it is there, the window is full.
   SELECT r.sent_at INTO v_blocker FROM source_rate_sends r
    WHERE r.source_type = p_type AND r.sent_at > v_now - v_window
    ORDER BY r.sent_at DESC OFFSET greatest(p_rate, 1) - 1 LIMIT 1;
-  IF v_blocker IS NULL AND p_rate > 0 THEN
+  IF v_blocker IS NULL AND p_rate > 0 AND v_now >= v_paced - v_burst THEN
     INSERT INTO source_rate_sends (source_type, sent_at) VALUES (p_type, v_now);
     DELETE FROM source_rate_sends r WHERE r.source_type = p_type AND r.sent_at <= v_now - v_window;
+    UPDATE source_rate_slots SET paced_until = greatest(v_paced, v_now - v_burst) + v_spacing
+     WHERE source_type = p_type;
     RETURN QUERY SELECT true, extract(epoch FROM v_now)::float8 * 1000, 0::float8;
     RETURN;
   END IF;
-  -- The window has room again when the blocker leaves it.
-  v_at := coalesce(v_blocker + v_window, v_now + v_window);
+  -- Room again when the blocker leaves the window and the pacing has come round.
+  v_at := greatest(coalesce(v_blocker + v_window, v_now), v_paced - v_burst);
+  IF v_blocker IS NULL AND p_rate <= 0 THEN
+    v_at := v_now + v_window;
+  END IF;
   IF NOT p_queued THEN
     v_at := greatest(v_next, v_at);
-    UPDATE source_rate_slots SET next_slot = v_at + v_window / greatest(p_rate, 1)
+    UPDATE source_rate_slots
+       SET next_slot = v_at + CASE WHEN p_spacing_ms > 0 THEN v_spacing ELSE v_window / greatest(p_rate, 1) END
      WHERE source_type = p_type;
   END IF;
   RETURN QUERY SELECT false, NULL::float8, extract(epoch FROM v_at - v_now)::float8 * 1000;

@@ -8,6 +8,7 @@ import {
   countRequest,
   listRequestTotals,
   requestsLeftToday,
+  SEND_BURST_MS,
   SEND_GUARD_MS,
   takeRequest,
   waitForSend,
@@ -91,6 +92,26 @@ describe('the rate limit of a source', () => {
     // About 3 s of takers: the window allows ~78 (the first second's 20, then 20 a 1.03 s). Generous:
     // 60 % of 3 s at the limit (the slot limiter this replaced sent ~26 here; this one ~72).
     expect(sent.length).toBeGreaterThanOrEqual(rate * 3 * 0.6);
+  });
+
+  it('spreads the admissions over the window: never a whole second of requests at once', async () => {
+    const rate = 20;
+    const spacing = (1000 + SEND_GUARD_MS) / rate;
+    const sent: number[] = [];
+    // Ten takers at once, two requests each: the window alone admitted all twenty within a few ms,
+    // and the provider saw them as one burst.
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < 2; i++) {
+          sent.push(await waitForSend(app.db, 'bankruptcy', rate));
+        }
+      }),
+    );
+    expect(sent).toHaveLength(20);
+    // One interval apart, less the burst allowance after an idle spell.
+    const span = Math.max(...sent) - Math.min(...sent);
+    expect(span).toBeGreaterThanOrEqual((rate - 2 - SEND_BURST_MS / spacing) * spacing);
+    expect(busiestSecond(sent, 200)).toBeLessThanOrEqual(Math.floor((200 + SEND_BURST_MS) / spacing) + 1);
   });
 
   it('records nothing for a refused ask, admits a waiter that comes back late, and cleans old sends', async () => {
