@@ -568,6 +568,433 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
   }
 }
 
+/** The organisation the load runs on: the reused database's, or a new one seeded now. */
+async function prepareOrganisation(
+  db: pg.Pool,
+  database: LoadDatabase,
+): Promise<{ organisationId: string; email: string; primed: boolean }> {
+  const { applied } = await migrate(db);
+  if (database.seeded) {
+    const { organisationId, email, primed } = database.seeded;
+    if (applied.length > 0) {
+      console.log(`migrations applied to the reused data: ${applied.join(', ')}`);
+    }
+    await resetReused(db, organisationId);
+    return { organisationId, email, primed };
+  }
+  const organisationId = await createOrganisation(db, `${SEEDED_NAME} ${Date.now()}`);
+  const email = `load-${Date.now()}@bench.ru`;
+  const userId = await createUserAccount(db, {
+    organisationId,
+    email,
+    fullName: 'Бенч',
+    role: 'analyst',
+    password: PASSWORD,
+  });
+  await seed(db, organisationId, userId);
+  if (process.env.BENCH_LOAD_REUSE === '1') {
+    await db.query(
+      `CREATE TABLE IF NOT EXISTS bench_load_seed (signature text PRIMARY KEY, organisation_id uuid NOT NULL,
+                                                   user_id uuid NOT NULL, primed boolean NOT NULL DEFAULT false)`,
+    );
+    await db.query('INSERT INTO bench_load_seed (signature, organisation_id, user_id) VALUES ($1, $2, $3)', [
+      SEED_SIGNATURE,
+      organisationId,
+      userId,
+    ]);
+  }
+  return { organisationId, email, primed: false };
+}
+
+/** The `authorization` header of the seeded user. */
+async function signIn(base: string, email: string): Promise<string> {
+  const login = await fetch(`${base}${authEndpoints.login.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
+  });
+  if (!login.ok) {
+    throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  }
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  return `Bearer ${token}`;
+}
+
+interface RunStatus {
+  status: string;
+  items_done: number;
+  events_created: number;
+  finished_at: Date | null;
+}
+
+/** Starting a regular check run through the API and watching it in the database. */
+interface RunControl {
+  runStatus: (id: string) => Promise<RunStatus>;
+  startRun: () => Promise<{ id: string; ms: number }>;
+  runFinished: (id: string) => () => Promise<RunStatus | undefined>;
+}
+
+function runControl(db: pg.Pool, base: string, authorization: string): RunControl {
+  const runStatus = async (id: string) =>
+    (
+      await db.query<RunStatus>(
+        'SELECT status, items_done, events_created, finished_at FROM check_runs WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!;
+  const startRun = async () => {
+    const t0 = performance.now();
+    const response = await fetch(`${base}${checkEndpoints.startRun.path}`, {
+      method: 'POST',
+      headers: { authorization },
+    });
+    if (response.status !== 202) {
+      throw new Error(`the check run did not start: ${response.status} ${await response.text()}`);
+    }
+    return { id: ((await response.json()) as { id: string }).id, ms: performance.now() - t0 };
+  };
+  const runFinished = (id: string) => async () => {
+    const run = await runStatus(id);
+    return ['queued', 'running'].includes(run.status) ? undefined : run;
+  };
+  return { runStatus, startRun, runFinished };
+}
+
+/**
+ * Yesterday's run, so the measured one is a daily run in its steady state (findings known); a
+ * reused database keeps it.
+ */
+async function primeFindings(db: pg.Pool, runs: RunControl): Promise<void> {
+  const t = performance.now();
+  const prime = await runs.startRun();
+  const primeRun = await waitFor(runs.runFinished(prime.id), 30 * 60_000);
+  console.log(
+    `priming run (every finding new): ${primeRun?.status ?? 'not finished'} in ${seconds(performance.now() - t)}, ${primeRun?.events_created ?? 0} events`,
+  );
+  // What autovacuum does in a day (it is off on some servers, e.g. this machine's PostgreSQL 15):
+  // the run rewrote every item's check row, and plans chosen from the seed's statistics are wrong.
+  for (const table of [
+    'monitoring_events',
+    'monitoring_items',
+    'monitoring_item_checks',
+    'monitoring_check_ranges',
+  ]) {
+    await db.query(`VACUUM ANALYZE ${table}`);
+  }
+  if (process.env.BENCH_LOAD_REUSE === '1' && primeRun?.status === 'completed') {
+    await db.query('UPDATE bench_load_seed SET primed = true WHERE signature = $1', [SEED_SIGNATURE]);
+  }
+}
+
+type ScreenCall = ReturnType<typeof screenCalls>[number];
+
+/** One unmeasured call of every variant: the app's first calls compile schemas and fill caches. */
+async function warmUp(base: string, authorization: string, calls: ScreenCall[]): Promise<void> {
+  const t = performance.now();
+  for (const call of calls) {
+    for (const { request } of call.variants) {
+      const response = await fetch(`${base}${request.path}`, {
+        method: request.method,
+        headers: { authorization, ...request.headers },
+        body: request.body,
+      });
+      await response.arrayBuffer();
+      if (!response.ok) {
+        throw new Error(`${call.name} ${request.path}: ${response.status}`);
+      }
+    }
+  }
+  console.log(`warm-up: every request variant once in ${seconds(performance.now() - t)}`);
+}
+
+/**
+ * The cost of each variant alone: sequential calls on the quiet app (before the load and any
+ * background work), median and fastest time, and the answer's size.
+ */
+async function printVariantCosts(base: string, authorization: string, calls: ScreenCall[]): Promise<void> {
+  console.log(`\nEach variant alone, ${COST_CALLS} sequential calls (before the load):`);
+  console.log(
+    `${'variant'.padEnd(34)} ${'median ms'.padStart(9)} ${'min ms'.padStart(8)} ${'bytes'.padStart(8)}`,
+  );
+  for (const call of calls) {
+    for (const { label, request } of call.variants.slice(0, call.name.includes('one-time') ? 3 : undefined)) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < COST_CALLS; i++) {
+        const t0 = performance.now();
+        const response = await fetch(`${base}${request.path}`, {
+          method: request.method,
+          headers: { authorization, ...request.headers },
+          body: request.body,
+        });
+        bytes = (await response.arrayBuffer()).byteLength;
+        times.push(performance.now() - t0);
+      }
+      const sorted = times.toSorted((a, b) => a - b);
+      console.log(
+        `${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${sorted[0]!.toFixed(1).padStart(8)} ${String(bytes).padStart(8)}`,
+      );
+    }
+  }
+}
+
+/**
+ * What the load records: when each answer came (ms since the load began) and how long it took, and
+ * what the background did when; the timeline shows which of its phases the slow answers fall in.
+ */
+interface LoadRecord {
+  stats: CallStats[];
+  byVariant: Map<string, { latencies: number[]; non2xx: number }>;
+  loadStartedAt: number;
+  loadStartedAtEpoch: number;
+  answers: Array<[at: number, ms: number]>;
+  happenings: Array<[at: number, what: string]>;
+}
+
+function newLoadRecord(calls: ScreenCall[]): LoadRecord {
+  return {
+    stats: calls.map((c) => ({ name: c.name, latencies: [], statuses: new Map(), non2xx: 0, errors: 0 })),
+    byVariant: new Map(),
+    loadStartedAt: performance.now(),
+    loadStartedAtEpoch: Date.now(),
+    answers: [],
+    happenings: [],
+  };
+}
+
+/**
+ * One autocannon instance per connection, started at evenly spread moments of the first second,
+ * so the requests of a second are spread over it instead of leaving together at its start.
+ */
+function startLoad(base: string, authorization: string, calls: ScreenCall[], record: LoadRecord) {
+  const { stats, byVariant, answers, loadStartedAt } = record;
+  return Array.from({ length: CONNECTIONS }, async (_, i) => {
+    const rate = Math.floor(RATE / CONNECTIONS) + (i < RATE % CONNECTIONS ? 1 : 0);
+    const callIndex = i % calls.length;
+    const call = calls[callIndex]!;
+    const stat = stats[callIndex]!;
+    const shift = Math.floor(i / calls.length) % call.variants.length;
+    const variants = [...call.variants.slice(shift), ...call.variants.slice(0, shift)];
+    // One connection per instance: a request's onResponse runs just before the instance's
+    // 'response' event of the same request, so it names the variant that event times.
+    let answered = '';
+    await sleep((i * 1000) / CONNECTIONS);
+    const instance = autocannon({
+      url: base,
+      connections: 1,
+      overallRate: rate,
+      duration: SECONDS,
+      timeout: 10,
+      headers: { authorization },
+      requests: variants.map(({ label, request }) => ({
+        ...request,
+        onResponse: () => {
+          answered = label;
+        },
+      })),
+    });
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+      stat.latencies.push(ms);
+      answers.push([performance.now() - loadStartedAt, ms]);
+      stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
+      if (statusCode < 200 || statusCode > 299) {
+        stat.non2xx++;
+      }
+      const variant = byVariant.get(answered) ?? { latencies: [], non2xx: 0 };
+      variant.latencies.push(ms);
+      variant.non2xx += statusCode < 200 || statusCode > 299 ? 1 : 0;
+      byVariant.set(answered, variant);
+    });
+    instance.on('reqError', () => {
+      stat.errors++;
+    });
+    await instance;
+  });
+}
+
+/** The portfolio upload of the background work, sent through the API. */
+async function sendUpload(base: string, authorization: string, csv: string): Promise<string> {
+  const form = new FormData();
+  form.set('file', await openAsBlob(csv, { type: 'text/csv' }), 'load-upload.csv');
+  const uploadResponse = await fetch(`${base}${uploadEndpoints.create.path}?kind=items&autoConfirm=true`, {
+    method: 'POST',
+    headers: { authorization },
+    body: form,
+  });
+  if (uploadResponse.status !== 202) {
+    throw new Error(`the upload was refused: ${uploadResponse.status} ${await uploadResponse.text()}`);
+  }
+  return ((await uploadResponse.json()) as { id: string }).id;
+}
+
+interface BackgroundSetup {
+  db: pg.Pool;
+  base: string;
+  authorization: string;
+  csv: string;
+  runs: RunControl;
+  record: LoadRecord;
+}
+
+/** The regular run and the upload start a second into the load and are watched while it lasts. */
+async function backgroundWork(setup: BackgroundSetup, loadDone: Promise<void>): Promise<string[]> {
+  const { db, runs, record } = setup;
+  const { loadStartedAt, happenings } = record;
+  await sleep(1000);
+  const runStartedAt = performance.now();
+  const run = await runs.startRun();
+  const uploadStartedAt = performance.now();
+  const uploadId = await sendUpload(setup.base, setup.authorization, setup.csv);
+  const uploadMs = performance.now() - uploadStartedAt;
+  const uploadStatus = async () =>
+    (
+      await db.query<{ status: string; rows_accepted: number; rows_rejected: number }>(
+        'SELECT status, rows_accepted, rows_rejected FROM uploads WHERE id = $1',
+        [uploadId],
+      )
+    ).rows[0]!;
+  const uploadFinished = async () =>
+    ['done', 'done_with_errors', 'failed', 'cancelled'].includes((await uploadStatus()).status)
+      ? true
+      : undefined;
+  let runEndedAt: number | undefined;
+  let uploadEndedAt: number | undefined;
+  happenings.push(
+    [runStartedAt - loadStartedAt, 'run started'],
+    [uploadStartedAt - loadStartedAt, 'upload sent'],
+  );
+  let lastUploadStatus = '';
+  let loading = true;
+  void loadDone.then(() => {
+    loading = false;
+  });
+  while (loading) {
+    if (runEndedAt === undefined && (await runs.runFinished(run.id)())) {
+      runEndedAt = performance.now();
+      happenings.push([runEndedAt - loadStartedAt, 'run ended']);
+    }
+    if (uploadEndedAt === undefined) {
+      const { status } = await uploadStatus();
+      if (status !== lastUploadStatus) {
+        happenings.push([performance.now() - loadStartedAt, `upload ${status}`]);
+        lastUploadStatus = status;
+      }
+      if (await uploadFinished()) {
+        uploadEndedAt = performance.now();
+      }
+    }
+    await sleep(250);
+  }
+  const runDuringLoad = runEndedAt !== undefined;
+  const uploadDuringLoad = uploadEndedAt !== undefined;
+  if (runEndedAt === undefined && (await waitFor(runs.runFinished(run.id), FINISH_SECONDS * 1000))) {
+    runEndedAt = performance.now();
+  }
+  if (uploadEndedAt === undefined && (await waitFor(uploadFinished, FINISH_SECONDS * 1000))) {
+    uploadEndedAt = performance.now();
+  }
+  const sinceStart = (end: number | undefined, start: number) =>
+    end === undefined
+      ? `not finished ${FINISH_SECONDS} s after the load`
+      : `${seconds(end - start)} after its start`;
+  const finalRun = await runs.runStatus(run.id);
+  const finalUpload = await uploadStatus();
+  return [
+    `regular run: ${finalRun.status}, ${finalRun.items_done.toLocaleString('en')} items, ${finalRun.events_created} events; ` +
+      `start call ${run.ms.toFixed(0)} ms; ended ${sinceStart(runEndedAt, runStartedAt)} (${runDuringLoad ? 'during' : 'after'} the load)`,
+    `upload (${UPLOAD_ROWS.toLocaleString('en')} rows, ${((await stat(setup.csv)).size / 1024 / 1024).toFixed(1)} MB): ${finalUpload.status}, ` +
+      `${finalUpload.rows_accepted} accepted, ${finalUpload.rows_rejected} rejected; upload call ${uploadMs.toFixed(0)} ms; ` +
+      `ended ${sinceStart(uploadEndedAt, uploadStartedAt)} (${uploadDuringLoad ? 'during' : 'after'} the load)`,
+  ];
+}
+
+/** The load with the background work beside it; the background's report lines out. */
+async function runLoadWithBackground(setup: BackgroundSetup, calls: ScreenCall[]) {
+  const instances = startLoad(setup.base, setup.authorization, calls, setup.record);
+  let markLoadDone = () => {};
+  const loadDone = new Promise<void>((resolve) => {
+    markLoadDone = resolve;
+  });
+  const background = BACKGROUND
+    ? backgroundWork(setup, loadDone)
+    : Promise.resolve(['no regular run and no upload during the load (BENCH_LOAD_BACKGROUND=0)']);
+  // Awaited after the load; a failure meanwhile must not end the process as an unhandled rejection.
+  background.catch(() => {});
+  await Promise.all(instances);
+  const loadAfter = os.loadavg()[0]!;
+  markLoadDone();
+  return { loadAfter, backgroundLines: await background };
+}
+
+/** The per-call table, each with its non-2xx statuses, and the line of all calls together. */
+function printCallTable(stats: CallStats[], elapsed: number) {
+  console.log(
+    `${'call'.padEnd(30)} ${'requests'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'non-2xx'.padStart(7)} ${'errors'.padStart(7)}`,
+  );
+  for (const s of stats) {
+    console.log(statsLine(s, elapsed).text);
+    const codes = [...s.statuses].filter(([code]) => code < 200 || code > 299);
+    if (codes.length > 0) {
+      console.log(`  statuses: ${codes.map(([code, n]) => `${code}×${n}`).join(', ')}`);
+    }
+  }
+  const all = {
+    name: 'all',
+    latencies: stats.flatMap((s) => s.latencies),
+    non2xx: stats.reduce((n, s) => n + s.non2xx, 0),
+    errors: stats.reduce((n, s) => n + s.errors, 0),
+  };
+  const overall = statsLine(all, elapsed);
+  console.log(overall.text);
+  return { overall, failures: all.non2xx + all.errors };
+}
+
+/** What the load measured: tables, the background's lines, the timeline, the target and RESULT. */
+function reportLoad(
+  record: LoadRecord,
+  outcome: { loadBefore: number; loadAfter: number; backgroundLines: string[] },
+  loopDelays: Array<[epochMs: number, ms: number]>,
+) {
+  const { loadBefore, loadAfter } = outcome;
+  // Every connection sent for exactly SECONDS (their starts are spread over the first second).
+  const elapsed = SECONDS;
+  console.log(
+    `\nMain screens' calls at ${RATE} requests/s for ${SECONDS} s (HTTP on loopback, latency = request written → response read)`,
+  );
+  // The machine is part of the figure: say how busy it was (1-minute load average, all processes).
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before the load, ${loadAfter.toFixed(1)} at its end`,
+  );
+  const { overall, failures } = printCallTable(record.stats, elapsed);
+  console.log('\nby variant, slowest p99 first:');
+  const variantLines = [...record.byVariant].map(([label, v]) =>
+    statsLine({ name: label || '(unnamed)', latencies: v.latencies, non2xx: v.non2xx, errors: 0 }, elapsed),
+  );
+  for (const line of variantLines.toSorted((a, b) => b.p99 - a.p99)) {
+    console.log(line.text.replace(/ +\d+$/, ''));
+  }
+  for (const line of outcome.backgroundLines) {
+    console.log(line);
+  }
+  console.log(`\ntimeline, ${TIMELINE_STEP_S} s steps (answers finished in the step; background events):`);
+  const steps = timeline(
+    record.answers,
+    record.happenings,
+    loopDelays.map(([at, ms]) => [at - record.loadStartedAtEpoch, ms]),
+  );
+  for (const { line } of steps) {
+    console.log(line);
+  }
+  // The whole load's p99 hides a burst of a few seconds (issue #31): every step must meet it too.
+  const worstStep = Math.max(0, ...steps.map((step) => step.p99));
+  console.log(
+    `target: p99 ≤ 200 ms overall and in every ${TIMELINE_STEP_S} s step at ${RATE} requests/s with zero errors: ${overall.p99 <= 200 && worstStep <= 200 && failures === 0 && overall.rps >= RATE * 0.98 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `RESULT load rate=${RATE} rps=${overall.rps.toFixed(1)} p50_ms=${overall.p50.toFixed(1)} p95_ms=${overall.p95.toFixed(1)} p99_ms=${overall.p99.toFixed(1)} worst_step_p99_ms=${worstStep.toFixed(1)} errors=${failures} load=${loadBefore.toFixed(1)}→${loadAfter.toFixed(1)}`,
+  );
+}
+
 /**
  * A fixed rate of the main screens' calls (items page, events page, statistics, one-time check,
  * dashboard) over real HTTP on loopback against the app in its own process, on an organisation with
@@ -583,367 +1010,32 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
   const db = createPool(database.url, 4);
   let app: Awaited<ReturnType<typeof startApp>> | undefined;
   try {
-    const { applied } = await migrate(db);
-    let organisationId: string;
-    let email: string;
-    let primed = false;
-    if (database.seeded) {
-      ({ organisationId, email } = database.seeded);
-      if (applied.length > 0) {
-        console.log(`migrations applied to the reused data: ${applied.join(', ')}`);
-      }
-      await resetReused(db, organisationId);
-      primed = database.seeded.primed;
-    } else {
-      organisationId = await createOrganisation(db, `${SEEDED_NAME} ${Date.now()}`);
-      email = `load-${Date.now()}@bench.ru`;
-      const userId = await createUserAccount(db, {
-        organisationId,
-        email,
-        fullName: 'Бенч',
-        role: 'analyst',
-        password: PASSWORD,
-      });
-      await seed(db, organisationId, userId);
-      if (process.env.BENCH_LOAD_REUSE === '1') {
-        await db.query(
-          `CREATE TABLE IF NOT EXISTS bench_load_seed (signature text PRIMARY KEY, organisation_id uuid NOT NULL,
-                                                       user_id uuid NOT NULL, primed boolean NOT NULL DEFAULT false)`,
-        );
-        await db.query(
-          'INSERT INTO bench_load_seed (signature, organisation_id, user_id) VALUES ($1, $2, $3)',
-          [SEED_SIGNATURE, organisationId, userId],
-        );
-      }
-    }
+    const { email, primed } = await prepareOrganisation(db, database);
     const csv = path.join(dir, 'upload.csv');
     await writeUploadCsv(csv);
 
     app = await startApp(database.url, path.join(dir, 'data'));
     const { base } = app;
-    const login = await fetch(`${base}${authEndpoints.login.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
-    });
-    if (!login.ok) {
-      throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    }
-    const token = ((await login.json()) as { access_token: string }).access_token;
-    const authorization = `Bearer ${token}`;
-
-    const runStatus = async (id: string) =>
-      (
-        await db.query<{
-          status: string;
-          items_done: number;
-          events_created: number;
-          finished_at: Date | null;
-        }>('SELECT status, items_done, events_created, finished_at FROM check_runs WHERE id = $1', [id])
-      ).rows[0]!;
-    const startRun = async () => {
-      const t0 = performance.now();
-      const response = await fetch(`${base}${checkEndpoints.startRun.path}`, {
-        method: 'POST',
-        headers: { authorization },
-      });
-      if (response.status !== 202) {
-        throw new Error(`the check run did not start: ${response.status} ${await response.text()}`);
-      }
-      return { id: ((await response.json()) as { id: string }).id, ms: performance.now() - t0 };
-    };
-    const runFinished = (id: string) => async () => {
-      const run = await runStatus(id);
-      return ['queued', 'running'].includes(run.status) ? undefined : run;
-    };
-
-    // Yesterday's run, so the measured one is a daily run in its steady state (findings known); a
-    // reused database keeps it.
-    let t = performance.now();
+    const authorization = await signIn(base, email);
+    const runs = runControl(db, base, authorization);
     if (!primed) {
-      const prime = await startRun();
-      const primeRun = await waitFor(runFinished(prime.id), 30 * 60_000);
-      console.log(
-        `priming run (every finding new): ${primeRun?.status ?? 'not finished'} in ${seconds(performance.now() - t)}, ${primeRun?.events_created ?? 0} events`,
-      );
-      // What autovacuum does in a day (it is off on some servers, e.g. this machine's PostgreSQL 15):
-      // the run rewrote every item's check row, and plans chosen from the seed's statistics are wrong.
-      for (const table of [
-        'monitoring_events',
-        'monitoring_items',
-        'monitoring_item_checks',
-        'monitoring_check_ranges',
-      ]) {
-        await db.query(`VACUUM ANALYZE ${table}`);
-      }
-      if (process.env.BENCH_LOAD_REUSE === '1' && primeRun?.status === 'completed') {
-        await db.query('UPDATE bench_load_seed SET primed = true WHERE signature = $1', [SEED_SIGNATURE]);
-      }
+      await primeFindings(db, runs);
     }
-
-    // One unmeasured call of every variant: the app's first calls compile schemas and fill caches.
     const calls = screenCalls();
-    t = performance.now();
-    for (const call of calls) {
-      for (const { request } of call.variants) {
-        const response = await fetch(`${base}${request.path}`, {
-          method: request.method,
-          headers: { authorization, ...request.headers },
-          body: request.body,
-        });
-        await response.arrayBuffer();
-        if (!response.ok) {
-          throw new Error(`${call.name} ${request.path}: ${response.status}`);
-        }
-      }
-    }
-    console.log(`warm-up: every request variant once in ${seconds(performance.now() - t)}`);
-
-    // The cost of each variant alone: sequential calls on the quiet app (before the load and any
-    // background work), median and fastest time, and the answer's size.
+    await warmUp(base, authorization, calls);
     if (COST_CALLS > 0) {
-      console.log(`\nEach variant alone, ${COST_CALLS} sequential calls (before the load):`);
-      console.log(
-        `${'variant'.padEnd(34)} ${'median ms'.padStart(9)} ${'min ms'.padStart(8)} ${'bytes'.padStart(8)}`,
-      );
-      for (const call of calls) {
-        for (const { label, request } of call.variants.slice(
-          0,
-          call.name.includes('one-time') ? 3 : undefined,
-        )) {
-          const times: number[] = [];
-          let bytes = 0;
-          for (let i = 0; i < COST_CALLS; i++) {
-            const t0 = performance.now();
-            const response = await fetch(`${base}${request.path}`, {
-              method: request.method,
-              headers: { authorization, ...request.headers },
-              body: request.body,
-            });
-            bytes = (await response.arrayBuffer()).byteLength;
-            times.push(performance.now() - t0);
-          }
-          const sorted = times.toSorted((a, b) => a - b);
-          console.log(
-            `${label.padEnd(34)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${sorted[0]!.toFixed(1).padStart(8)} ${String(bytes).padStart(8)}`,
-          );
-        }
-      }
+      await printVariantCosts(base, authorization, calls);
     }
     if (SECONDS <= 0) {
       return;
     }
-
-    // One autocannon instance per connection, started at evenly spread moments of the first second,
-    // so the requests of a second are spread over it instead of leaving together at its start.
-    const stats: CallStats[] = calls.map((c) => ({
-      name: c.name,
-      latencies: [],
-      statuses: new Map(),
-      non2xx: 0,
-      errors: 0,
-    }));
-    const byVariant = new Map<string, { latencies: number[]; non2xx: number }>();
     const loadBefore = os.loadavg()[0]!;
-    // When each answer came (ms since the load began) and how long it took, and what the background
-    // did when: the timeline shows which of its phases the slow answers fall in.
-    const loadStartedAt = performance.now();
-    const loadStartedAtEpoch = Date.now();
-    const answers: Array<[at: number, ms: number]> = [];
-    const happenings: Array<[at: number, what: string]> = [];
-    const instances = Array.from({ length: CONNECTIONS }, async (_, i) => {
-      const rate = Math.floor(RATE / CONNECTIONS) + (i < RATE % CONNECTIONS ? 1 : 0);
-      const callIndex = i % calls.length;
-      const call = calls[callIndex]!;
-      const stat = stats[callIndex]!;
-      const shift = Math.floor(i / calls.length) % call.variants.length;
-      const variants = [...call.variants.slice(shift), ...call.variants.slice(0, shift)];
-      // One connection per instance: a request's onResponse runs just before the instance's
-      // 'response' event of the same request, so it names the variant that event times.
-      let answered = '';
-      await sleep((i * 1000) / CONNECTIONS);
-      const instance = autocannon({
-        url: base,
-        connections: 1,
-        overallRate: rate,
-        duration: SECONDS,
-        timeout: 10,
-        headers: { authorization },
-        requests: variants.map(({ label, request }) => ({
-          ...request,
-          onResponse: () => {
-            answered = label;
-          },
-        })),
-      });
-      instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
-        stat.latencies.push(ms);
-        answers.push([performance.now() - loadStartedAt, ms]);
-        stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
-        if (statusCode < 200 || statusCode > 299) {
-          stat.non2xx++;
-        }
-        const variant = byVariant.get(answered) ?? { latencies: [], non2xx: 0 };
-        variant.latencies.push(ms);
-        variant.non2xx += statusCode < 200 || statusCode > 299 ? 1 : 0;
-        byVariant.set(answered, variant);
-      });
-      instance.on('reqError', () => {
-        stat.errors++;
-      });
-      await instance;
-    });
-
-    // The regular run and the upload start a second into the load and are watched while it lasts.
-    const backgroundWork = async (loadDone: Promise<void>): Promise<string[]> => {
-      await sleep(1000);
-      const runStartedAt = performance.now();
-      const run = await startRun();
-      const uploadStartedAt = performance.now();
-      const form = new FormData();
-      form.set('file', await openAsBlob(csv, { type: 'text/csv' }), 'load-upload.csv');
-      const uploadResponse = await fetch(
-        `${base}${uploadEndpoints.create.path}?kind=items&autoConfirm=true`,
-        {
-          method: 'POST',
-          headers: { authorization },
-          body: form,
-        },
-      );
-      if (uploadResponse.status !== 202) {
-        throw new Error(`the upload was refused: ${uploadResponse.status} ${await uploadResponse.text()}`);
-      }
-      const uploadId = ((await uploadResponse.json()) as { id: string }).id;
-      const uploadMs = performance.now() - uploadStartedAt;
-      const uploadStatus = async () =>
-        (
-          await db.query<{ status: string; rows_accepted: number; rows_rejected: number }>(
-            'SELECT status, rows_accepted, rows_rejected FROM uploads WHERE id = $1',
-            [uploadId],
-          )
-        ).rows[0]!;
-      const uploadFinished = async () =>
-        ['done', 'done_with_errors', 'failed', 'cancelled'].includes((await uploadStatus()).status)
-          ? true
-          : undefined;
-      let runEndedAt: number | undefined;
-      let uploadEndedAt: number | undefined;
-      happenings.push(
-        [runStartedAt - loadStartedAt, 'run started'],
-        [uploadStartedAt - loadStartedAt, 'upload sent'],
-      );
-      let lastUploadStatus = '';
-      let loading = true;
-      void loadDone.then(() => {
-        loading = false;
-      });
-      while (loading) {
-        if (runEndedAt === undefined && (await runFinished(run.id)())) {
-          runEndedAt = performance.now();
-          happenings.push([runEndedAt - loadStartedAt, 'run ended']);
-        }
-        if (uploadEndedAt === undefined) {
-          const { status } = await uploadStatus();
-          if (status !== lastUploadStatus) {
-            happenings.push([performance.now() - loadStartedAt, `upload ${status}`]);
-            lastUploadStatus = status;
-          }
-          if (await uploadFinished()) {
-            uploadEndedAt = performance.now();
-          }
-        }
-        await sleep(250);
-      }
-      const runDuringLoad = runEndedAt !== undefined;
-      const uploadDuringLoad = uploadEndedAt !== undefined;
-      if (runEndedAt === undefined && (await waitFor(runFinished(run.id), FINISH_SECONDS * 1000))) {
-        runEndedAt = performance.now();
-      }
-      if (uploadEndedAt === undefined && (await waitFor(uploadFinished, FINISH_SECONDS * 1000))) {
-        uploadEndedAt = performance.now();
-      }
-      const sinceStart = (end: number | undefined, start: number) =>
-        end === undefined
-          ? `not finished ${FINISH_SECONDS} s after the load`
-          : `${seconds(end - start)} after its start`;
-      const finalRun = await runStatus(run.id);
-      const finalUpload = await uploadStatus();
-      return [
-        `regular run: ${finalRun.status}, ${finalRun.items_done.toLocaleString('en')} items, ${finalRun.events_created} events; ` +
-          `start call ${run.ms.toFixed(0)} ms; ended ${sinceStart(runEndedAt, runStartedAt)} (${runDuringLoad ? 'during' : 'after'} the load)`,
-        `upload (${UPLOAD_ROWS.toLocaleString('en')} rows, ${((await stat(csv)).size / 1024 / 1024).toFixed(1)} MB): ${finalUpload.status}, ` +
-          `${finalUpload.rows_accepted} accepted, ${finalUpload.rows_rejected} rejected; upload call ${uploadMs.toFixed(0)} ms; ` +
-          `ended ${sinceStart(uploadEndedAt, uploadStartedAt)} (${uploadDuringLoad ? 'during' : 'after'} the load)`,
-      ];
-    };
-    let markLoadDone = () => {};
-    const loadDone = new Promise<void>((resolve) => {
-      markLoadDone = resolve;
-    });
-    const background = BACKGROUND
-      ? backgroundWork(loadDone)
-      : Promise.resolve(['no regular run and no upload during the load (BENCH_LOAD_BACKGROUND=0)']);
-    // Awaited after the load; a failure meanwhile must not end the process as an unhandled rejection.
-    background.catch(() => {});
-    await Promise.all(instances);
-    const loadAfter = os.loadavg()[0]!;
-    markLoadDone();
-    const backgroundLines = await background;
-
-    // Every connection sent for exactly SECONDS (their starts are spread over the first second).
-    const elapsed = SECONDS;
-    console.log(
-      `\nMain screens' calls at ${RATE} requests/s for ${SECONDS} s (HTTP on loopback, latency = request written → response read)`,
+    const record = newLoadRecord(calls);
+    const { loadAfter, backgroundLines } = await runLoadWithBackground(
+      { db, base, authorization, csv, runs, record },
+      calls,
     );
-    // The machine is part of the figure: say how busy it was (1-minute load average, all processes).
-    console.log(
-      `machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} before the load, ${loadAfter.toFixed(1)} at its end`,
-    );
-    console.log(
-      `${'call'.padEnd(30)} ${'requests'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'non-2xx'.padStart(7)} ${'errors'.padStart(7)}`,
-    );
-    for (const s of stats) {
-      console.log(statsLine(s, elapsed).text);
-      const codes = [...s.statuses].filter(([code]) => code < 200 || code > 299);
-      if (codes.length > 0) {
-        console.log(`  statuses: ${codes.map(([code, n]) => `${code}×${n}`).join(', ')}`);
-      }
-    }
-    const all = {
-      name: 'all',
-      latencies: stats.flatMap((s) => s.latencies),
-      non2xx: stats.reduce((n, s) => n + s.non2xx, 0),
-      errors: stats.reduce((n, s) => n + s.errors, 0),
-    };
-    const overall = statsLine(all, elapsed);
-    console.log(overall.text);
-    console.log('\nby variant, slowest p99 first:');
-    const variantLines = [...byVariant].map(([label, v]) =>
-      statsLine({ name: label || '(unnamed)', latencies: v.latencies, non2xx: v.non2xx, errors: 0 }, elapsed),
-    );
-    for (const line of variantLines.toSorted((a, b) => b.p99 - a.p99)) {
-      console.log(line.text.replace(/ +\d+$/, ''));
-    }
-    for (const line of backgroundLines) {
-      console.log(line);
-    }
-    console.log(`\ntimeline, ${TIMELINE_STEP_S} s steps (answers finished in the step; background events):`);
-    const steps = timeline(
-      answers,
-      happenings,
-      app.loopDelays.map(([at, ms]) => [at - loadStartedAtEpoch, ms]),
-    );
-    for (const { line } of steps) {
-      console.log(line);
-    }
-    // The whole load's p99 hides a burst of a few seconds (issue #31): every step must meet it too.
-    const worstStep = Math.max(0, ...steps.map((step) => step.p99));
-    console.log(
-      `target: p99 ≤ 200 ms overall and in every ${TIMELINE_STEP_S} s step at ${RATE} requests/s with zero errors: ${overall.p99 <= 200 && worstStep <= 200 && all.non2xx + all.errors === 0 && overall.rps >= RATE * 0.98 ? 'met' : 'NOT met'}`,
-    );
-    console.log(
-      `RESULT load rate=${RATE} rps=${overall.rps.toFixed(1)} p50_ms=${overall.p50.toFixed(1)} p95_ms=${overall.p95.toFixed(1)} p99_ms=${overall.p99.toFixed(1)} worst_step_p99_ms=${worstStep.toFixed(1)} errors=${all.non2xx + all.errors} load=${loadBefore.toFixed(1)}→${loadAfter.toFixed(1)}`,
-    );
+    reportLoad(record, { loadBefore, loadAfter, backgroundLines }, app.loopDelays);
   } finally {
     await app?.stop();
     await db.end();
