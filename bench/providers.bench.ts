@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { authEndpoints } from '@pledgewatch/contract';
+import type pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
 import { busiestSecond } from '../apps/server/src/modules/checks/sources/request-budget.ts';
@@ -80,6 +81,198 @@ function startProcess(
   };
 }
 
+/** The environment of the app and the workers: the `wanted` source at the stand-in, optionally a daily limit. */
+function sourceEnv(
+  setup: { databaseUrl: string; dataDir: string; providerUrl: string },
+  dailyLimit?: number,
+) {
+  return {
+    DATABASE_URL: setup.databaseUrl,
+    DATA_DIR: setup.dataDir,
+    SOURCE_WANTED_PROVIDER: 'json-service',
+    SOURCE_WANTED_URL: setup.providerUrl,
+    SOURCE_WANTED_RATE_LIMIT: String(RATE),
+    SOURCE_WANTED_RETRIES: '2',
+    SOURCE_WANTED_TIMEOUT_MS: '5000',
+    SOURCE_WANTED_CACHE_TTL: String(TTL_SECONDS),
+    SOURCE_WANTED_PRICE: '1.5',
+    ...(dailyLimit === undefined ? {} : { SOURCE_WANTED_DAILY_LIMIT: String(dailyLimit) }),
+    CHECK_BATCH_SIZE: process.env.BENCH_PROVIDER_BATCH_SIZE ?? '500',
+    OUTBOUND_ALLOWED_RANGES: '127.0.0.0/8',
+  } satisfies Record<string, string>;
+}
+
+interface StackSetup {
+  databaseUrl: string;
+  dataDir: string;
+  providerUrl: string;
+  email: string;
+  /** Every started stack's stop, for the bench's cleanup. */
+  stops: (() => Promise<void>)[];
+}
+
+interface Stack {
+  base: string;
+  authorization: string;
+  stop: () => Promise<void>;
+}
+
+/** The app (API only) and the workers, started with the source's configuration. */
+async function startStack(setup: StackSetup, dailyLimit?: number): Promise<Stack> {
+  const port = await freePort();
+  const app = startProcess('server.ts', {
+    ...sourceEnv(setup, dailyLimit),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    WORKERS: 'false',
+  });
+  const workers = Array.from({ length: WORKERS }, () =>
+    startProcess('worker.ts', { ...sourceEnv(setup, dailyLimit), WORKERS: 'true' }),
+  );
+  const stop = async () => {
+    await Promise.all([app.stop(), ...workers.map((worker) => worker.stop())]);
+  };
+  setup.stops.push(stop);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (
+    !(await fetch(`${base}${authEndpoints.buildInfo.path}`)
+      .then((r) => r.ok)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) {
+      throw new Error('the app did not start');
+    }
+    await sleep(250);
+  }
+  const login = await fetch(`${base}${authEndpoints.login.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: setup.email, password: PASSWORD }),
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  return { base, authorization: `Bearer ${token}`, stop };
+}
+
+/** Starts a run through the API and waits for its end, calling the API meanwhile; latencies out. */
+async function runOnce(db: pg.Pool, stack: { base: string; authorization: string }) {
+  const started = await fetch(`${stack.base}/api/v1/monitoring/check-runs`, {
+    method: 'POST',
+    headers: { authorization: stack.authorization },
+  });
+  if (started.status !== 202) {
+    throw new Error(`run not started: ${started.status} ${await started.text()}`);
+  }
+  const { id } = (await started.json()) as { id: string };
+  const latencies: number[] = [];
+  let done = false;
+  const callers = Array.from({ length: 4 }, async (_, n) => {
+    const paths = ['/api/v1/monitoring/sources', '/api/v1/monitoring/items?page=1&pageSize=25'];
+    while (!done) {
+      const t0 = performance.now();
+      const response = await fetch(`${stack.base}${paths[n % paths.length]}`, {
+        headers: { authorization: stack.authorization },
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      await sleep(50);
+    }
+  });
+  const t0 = performance.now();
+  for (;;) {
+    const { rows } = await db.query<{ status: string }>('SELECT status FROM check_runs WHERE id = $1', [id]);
+    if (!['queued', 'running'].includes(rows[0]!.status)) {
+      break;
+    }
+    await sleep(200);
+  }
+  done = true;
+  await Promise.all(callers);
+  return { seconds: (performance.now() - t0) / 1000, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function coverageOf(stack: { base: string; authorization: string }) {
+  const response = await fetch(`${stack.base}/api/v1/monitoring/sources`, {
+    headers: { authorization: stack.authorization },
+  });
+  const { items } = (await response.json()) as {
+    items: { type: string; coverage: number; requestsToday: number; itemsWaiting: number }[];
+  };
+  return items.find((item) => item.type === 'wanted')!;
+}
+
+/** The organisation, its admin and ITEMS VIN items; the admin's email out. */
+async function seedPortfolio(db: pg.Pool): Promise<string> {
+  const organisationId = await createOrganisation(db, 'Бенчмарк поставщиков');
+  const email = `providers-${Date.now()}@bench.test`;
+  await createUserAccount(db, {
+    organisationId,
+    email,
+    fullName: 'Бенчмарк',
+    role: 'admin',
+    password: PASSWORD,
+  });
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
+     SELECT $1, 'vin', 'XTW' || lpad(n::text, 14, '0'), 'form' FROM generate_series(1, $2) n`,
+    [organisationId, ITEMS],
+  );
+  await db.query('VACUUM ANALYZE monitoring_items');
+  return email;
+}
+
+type Arrivals = { at: number; identifier: string }[];
+
+/** 1. No daily limit: the rate the provider saw, and the API's latency meanwhile. */
+async function measureRate(db: pg.Pool, setup: StackSetup, arrivals: Arrivals) {
+  const stack = await startStack(setup);
+  const first = await runOnce(db, stack);
+  const times = arrivals.map((a) => a.at);
+  const span = (Math.max(...times) - Math.min(...times)) / 1000;
+  const achieved = (times.length - 1) / span;
+  const busiest = busiestSecond(times);
+  const askedTwice = times.length - new Set(arrivals.map((a) => a.identifier)).size;
+  const p99 = percentile(first.latencies, 99);
+  console.log(
+    `\nproviders: ${ITEMS.toLocaleString('en')} VIN items, limit ${RATE}/s, latency ${LATENCY_MS} ms, ${WORKERS} workers`,
+  );
+  console.log(
+    `  run ${first.seconds.toFixed(1)} s; ${times.length} requests in ${span.toFixed(1)} s = ${achieved.toFixed(1)}/s ` +
+      `(ratio ${(achieved / RATE).toFixed(3)}); busiest second ${busiest} (limit ${RATE}); asked twice ${askedTwice}; ` +
+      `API p50 ${percentile(first.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${first.latencies.length} calls`,
+  );
+  await stack.stop();
+  return { achieved, busiest, askedTwice, p99 };
+}
+
+/** 2. A daily limit: the run stops at it, and the next day continues with the rest. */
+async function measureDailyLimit(db: pg.Pool, setup: StackSetup, arrivals: Arrivals) {
+  await db.query(`DELETE FROM source_cache; DELETE FROM source_request_days`);
+  arrivals.length = 0;
+  const stack = await startStack(setup, DAILY_LIMIT);
+  await runOnce(db, stack);
+  const dayOne = arrivals.length;
+  const coverage = await coverageOf(stack);
+  console.log(
+    `  daily limit ${DAILY_LIMIT}: day 1 asked ${dayOne}, requests today ${coverage.requestsToday}, coverage ${coverage.coverage}, waiting ${coverage.itemsWaiting}`,
+  );
+  // The next Moscow day, as the clock moving a day on would make it.
+  await db.query(`UPDATE source_request_days SET day = day - 1`);
+  await db.query(
+    `UPDATE source_cache SET fetched_at = fetched_at - interval '1 day', expires_at = expires_at - interval '1 day'`,
+  );
+  await runOnce(db, stack);
+  const dayTwoIds = arrivals.slice(dayOne).map((a) => a.identifier);
+  const dayOneIds = new Set(arrivals.slice(0, dayOne).map((a) => a.identifier));
+  const repeated = dayTwoIds.filter((identifier) => dayOneIds.has(identifier)).length;
+  const next = await coverageOf(stack);
+  console.log(
+    `  day 2 asked ${dayTwoIds.length} (of them asked on day 1: ${repeated}), requests today ${next.requestsToday}, waiting ${next.itemsWaiting}`,
+  );
+  await stack.stop();
+  return { coverage: coverage.coverage, dayTwoNew: dayTwoIds.length - repeated };
+}
+
 export async function benchProviders(context: BenchContext): Promise<void> {
   const db = createPool(context.databaseUrl, 4);
   await migrate(db);
@@ -87,168 +280,19 @@ export async function benchProviders(context: BenchContext): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-providers-'));
   const stops: (() => Promise<void>)[] = [];
   try {
-    const organisationId = await createOrganisation(db, 'Бенчмарк поставщиков');
-    const email = `providers-${Date.now()}@bench.test`;
-    await createUserAccount(db, {
-      organisationId,
+    const email = await seedPortfolio(db);
+    const setup: StackSetup = {
+      databaseUrl: context.databaseUrl,
+      dataDir,
+      providerUrl: provider.url,
       email,
-      fullName: 'Бенчмарк',
-      role: 'admin',
-      password: PASSWORD,
-    });
-    await db.query(
-      `INSERT INTO monitoring_items (organisation_id, kind, identifier, origin)
-       SELECT $1, 'vin', 'XTW' || lpad(n::text, 14, '0'), 'form' FROM generate_series(1, $2) n`,
-      [organisationId, ITEMS],
-    );
-    await db.query('VACUUM ANALYZE monitoring_items');
-
-    const sourceEnv = (dailyLimit?: number): Record<string, string> => ({
-      DATABASE_URL: context.databaseUrl,
-      DATA_DIR: dataDir,
-      SOURCE_WANTED_PROVIDER: 'json-service',
-      SOURCE_WANTED_URL: provider.url,
-      SOURCE_WANTED_RATE_LIMIT: String(RATE),
-      SOURCE_WANTED_RETRIES: '2',
-      SOURCE_WANTED_TIMEOUT_MS: '5000',
-      SOURCE_WANTED_CACHE_TTL: String(TTL_SECONDS),
-      SOURCE_WANTED_PRICE: '1.5',
-      ...(dailyLimit === undefined ? {} : { SOURCE_WANTED_DAILY_LIMIT: String(dailyLimit) }),
-      CHECK_BATCH_SIZE: process.env.BENCH_PROVIDER_BATCH_SIZE ?? '500',
-      OUTBOUND_ALLOWED_RANGES: '127.0.0.0/8',
-    });
-    /** The app (API only) and the workers, started with the source's configuration. */
-    async function startStack(dailyLimit?: number) {
-      const port = await freePort();
-      const app = startProcess('server.ts', {
-        ...sourceEnv(dailyLimit),
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        WORKERS: 'false',
-      });
-      const workers = Array.from({ length: WORKERS }, () =>
-        startProcess('worker.ts', { ...sourceEnv(dailyLimit), WORKERS: 'true' }),
-      );
-      const stop = async () => {
-        await Promise.all([app.stop(), ...workers.map((worker) => worker.stop())]);
-      };
-      stops.push(stop);
-      const base = `http://127.0.0.1:${port}`;
-      const deadline = Date.now() + 120_000;
-      while (
-        !(await fetch(`${base}${authEndpoints.buildInfo.path}`)
-          .then((r) => r.ok)
-          .catch(() => false))
-      ) {
-        if (Date.now() > deadline) {
-          throw new Error('the app did not start');
-        }
-        await sleep(250);
-      }
-      const login = await fetch(`${base}${authEndpoints.login.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
-      });
-      const token = ((await login.json()) as { access_token: string }).access_token;
-      return { base, authorization: `Bearer ${token}`, stop };
-    }
-
-    /** Starts a run through the API and waits for its end, calling the API meanwhile; latencies out. */
-    async function runOnce(stack: { base: string; authorization: string }) {
-      const started = await fetch(`${stack.base}/api/v1/monitoring/check-runs`, {
-        method: 'POST',
-        headers: { authorization: stack.authorization },
-      });
-      if (started.status !== 202) {
-        throw new Error(`run not started: ${started.status} ${await started.text()}`);
-      }
-      const { id } = (await started.json()) as { id: string };
-      const latencies: number[] = [];
-      let done = false;
-      const callers = Array.from({ length: 4 }, async (_, n) => {
-        const paths = ['/api/v1/monitoring/sources', '/api/v1/monitoring/items?page=1&pageSize=25'];
-        while (!done) {
-          const t0 = performance.now();
-          const response = await fetch(`${stack.base}${paths[n % paths.length]}`, {
-            headers: { authorization: stack.authorization },
-          });
-          await response.arrayBuffer();
-          latencies.push(performance.now() - t0);
-          await sleep(50);
-        }
-      });
-      const t0 = performance.now();
-      for (;;) {
-        const { rows } = await db.query<{ status: string }>('SELECT status FROM check_runs WHERE id = $1', [
-          id,
-        ]);
-        if (!['queued', 'running'].includes(rows[0]!.status)) {
-          break;
-        }
-        await sleep(200);
-      }
-      done = true;
-      await Promise.all(callers);
-      return { seconds: (performance.now() - t0) / 1000, latencies: latencies.sort((a, b) => a - b) };
-    }
-
-    const coverageOf = async (stack: { base: string; authorization: string }) => {
-      const response = await fetch(`${stack.base}/api/v1/monitoring/sources`, {
-        headers: { authorization: stack.authorization },
-      });
-      const { items } = (await response.json()) as {
-        items: { type: string; coverage: number; requestsToday: number; itemsWaiting: number }[];
-      };
-      return items.find((item) => item.type === 'wanted')!;
+      stops,
     };
-
-    // ─── 1. No daily limit: the rate ───────────────────────────────────────────────────────
-    let stack = await startStack();
-    const first = await runOnce(stack);
-    const times = provider.arrivals.map((a) => a.at);
-    const span = (Math.max(...times) - Math.min(...times)) / 1000;
-    const achieved = (times.length - 1) / span;
-    const busiest = busiestSecond(times);
-    const askedTwice = times.length - new Set(provider.arrivals.map((a) => a.identifier)).size;
-    const p99 = percentile(first.latencies, 99);
-    console.log(
-      `\nproviders: ${ITEMS.toLocaleString('en')} VIN items, limit ${RATE}/s, latency ${LATENCY_MS} ms, ${WORKERS} workers`,
-    );
-    console.log(
-      `  run ${first.seconds.toFixed(1)} s; ${times.length} requests in ${span.toFixed(1)} s = ${achieved.toFixed(1)}/s ` +
-        `(ratio ${(achieved / RATE).toFixed(3)}); busiest second ${busiest} (limit ${RATE}); asked twice ${askedTwice}; ` +
-        `API p50 ${percentile(first.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${first.latencies.length} calls`,
-    );
-    await stack.stop();
-
-    // ─── 2. A daily limit: stop at it, continue the next day ───────────────────────────────
-    await db.query(`DELETE FROM source_cache; DELETE FROM source_request_days`);
-    provider.arrivals.length = 0;
-    stack = await startStack(DAILY_LIMIT);
-    await runOnce(stack);
-    const dayOne = provider.arrivals.length;
-    const coverage = await coverageOf(stack);
-    console.log(
-      `  daily limit ${DAILY_LIMIT}: day 1 asked ${dayOne}, requests today ${coverage.requestsToday}, coverage ${coverage.coverage}, waiting ${coverage.itemsWaiting}`,
-    );
-    // The next Moscow day, as the clock moving a day on would make it.
-    await db.query(`UPDATE source_request_days SET day = day - 1`);
-    await db.query(
-      `UPDATE source_cache SET fetched_at = fetched_at - interval '1 day', expires_at = expires_at - interval '1 day'`,
-    );
-    await runOnce(stack);
-    const dayTwoIds = provider.arrivals.slice(dayOne).map((a) => a.identifier);
-    const dayOneIds = new Set(provider.arrivals.slice(0, dayOne).map((a) => a.identifier));
-    const repeated = dayTwoIds.filter((identifier) => dayOneIds.has(identifier)).length;
-    const next = await coverageOf(stack);
-    console.log(
-      `  day 2 asked ${dayTwoIds.length} (of them asked on day 1: ${repeated}), requests today ${next.requestsToday}, waiting ${next.itemsWaiting}`,
-    );
-    await stack.stop();
+    const { achieved, busiest, askedTwice, p99 } = await measureRate(db, setup, provider.arrivals);
+    const { coverage, dayTwoNew } = await measureDailyLimit(db, setup, provider.arrivals);
     console.log(
       `RESULT providers rate_ratio=${(achieved / RATE).toFixed(3)} busiest_second=${busiest} asked_twice=${askedTwice} ` +
-        `coverage=${coverage.coverage} day2_new=${dayTwoIds.length - repeated} api_p99_ms=${p99.toFixed(1)}`,
+        `coverage=${coverage} day2_new=${dayTwoNew} api_p99_ms=${p99.toFixed(1)}`,
     );
   } finally {
     for (const stop of stops) {
