@@ -32,6 +32,15 @@ export function getErrorMessage(error: unknown): string {
   return texts.errors.unknown;
 }
 
+/**
+ * The message followed by its field messages, for a screen that has no field to put them under
+ * (a filter sent as a whole): «Проверьте правильность заполнения полей» alone does not say what to change.
+ */
+export function getErrorMessageWithFields(error: unknown): string {
+  const fields = isApiError(error) ? error.fieldErrors.map((field) => field.message) : [];
+  return [getErrorMessage(error), ...fields].join(' ');
+}
+
 type QueryValue = string | number | boolean | null | undefined;
 
 type RequestOptions = {

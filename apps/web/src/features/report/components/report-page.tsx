@@ -40,7 +40,7 @@ import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { MultiSelect } from '@/components/ui/multi-select';
 import { Page } from '@/components/ui/page';
 import { texts } from '@/features/report/texts';
-import { getErrorMessage, isApiError } from '@/lib/api-client';
+import { getErrorMessageWithFields } from '@/lib/api-client';
 import { formatBytes, formatNumber } from '@/lib/format';
 import { moscowToday } from '@/lib/moscow-time';
 import { saveFile } from '@/lib/save-file';
@@ -184,8 +184,7 @@ export default function ReportPage() {
             toast.info(t.cancelled);
             return;
           }
-          const fields = isApiError(failure) ? failure.fieldErrors.map((field) => field.message) : [];
-          setError([getErrorMessage(failure), ...fields].join(' '));
+          setError(getErrorMessageWithFields(failure));
         },
         onSettled: () => {
           abort.current = null;

@@ -19,7 +19,7 @@ import { FILTER_GRID } from '@/components/ui/filter-grid';
 import { Page } from '@/components/ui/page';
 import { SEARCH_DEBOUNCE_MS } from '@/config/constants';
 import { texts } from '@/features/statistics/texts';
-import { getErrorMessage } from '@/lib/api-client';
+import { getErrorMessageWithFields } from '@/lib/api-client';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useStatistics } from '../api/get-statistics';
 import { downloadStatisticsCsv } from './chart-export';
@@ -162,7 +162,7 @@ export default function StatisticsPage() {
       {statistics.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : <Box sx={{ height: 4, mb: 1 }} />}
       {statistics.isError ? (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {getErrorMessage(statistics.error)}
+          {getErrorMessageWithFields(statistics.error)}
         </Alert>
       ) : null}
       {data ? (
