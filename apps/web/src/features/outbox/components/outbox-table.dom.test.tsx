@@ -64,15 +64,20 @@ const serverAnswer = (query: Record<string, string>): Answer => {
   };
 };
 
+/** The outbox over MAILS once its first page is shown, with the queries sent. */
+async function renderFirstPage() {
+  const queries = stubOutbox(serverAnswer);
+  const rendered = renderDom({ element: <OutboxTable /> });
+  await screen.findByText('Сброс пароля');
+  return { queries, ...rendered };
+}
+
 const rowSubjects = () =>
   screen.getAllByTestId('outbox-row').map((row) => within(row).getAllByRole('cell')[2]!.textContent);
 
 describe('outbox', () => {
   it('lists the first page and unfolds a mail to show its body, and folds it again', async () => {
-    const queries = stubOutbox(serverAnswer);
-    const { user } = renderDom({ element: <OutboxTable /> });
-
-    await screen.findByText('Сброс пароля');
+    const { queries, user } = await renderFirstPage();
     expect(queries).toEqual([{ page: '1', pageSize: '25' }]);
     expect(rowSubjects()).toHaveLength(25);
     expect(rowSubjects().slice(0, 3)).toEqual(['Сброс пароля', 'Приглашение', 'Письмо 3']);
@@ -100,9 +105,7 @@ describe('outbox', () => {
   }, 120_000);
 
   it('asks the server for the next page and shows its mails', async () => {
-    const queries = stubOutbox(serverAnswer);
-    const { user } = renderDom({ element: <OutboxTable /> });
-    await screen.findByText('Сброс пароля');
+    const { queries, user } = await renderFirstPage();
 
     await user.click(screen.getByRole('button', { name: 'Перейти на следующую страницу' }));
     await waitFor(() =>
@@ -114,9 +117,7 @@ describe('outbox', () => {
   }, 120_000);
 
   it('filters by addressee from the first page, and says so in Russian when nothing matches', async () => {
-    const queries = stubOutbox(serverAnswer);
-    const { user } = renderDom({ element: <OutboxTable /> });
-    await screen.findByText('Сброс пароля');
+    const { queries, user } = await renderFirstPage();
     await user.click(screen.getByRole('button', { name: 'Перейти на следующую страницу' }));
     await screen.findByText('Письмо 30');
 

@@ -95,12 +95,17 @@ const shown = (testId: string) => screen.getByTestId(testId).getAttribute('data-
 const urlParams = () =>
   Object.fromEntries(new URLSearchParams(screen.getByTestId('location').textContent ?? ''));
 
+/** The page on 1–2 March 2026 once its figures are shown, with the bodies of the requests sent. */
+async function renderMarch() {
+  const bodies = stubStatistics(byPeriod);
+  const rendered = render('period=custom&from=2026-03-01&to=2026-03-02');
+  await waitFor(() => expect(shown('total-events')).toBe('6'));
+  return { bodies, ...rendered };
+}
+
 describe('statistics: the period', () => {
   it('asks for the days of the chosen preset and shows that answer’s figures', async () => {
-    const bodies = stubStatistics(byPeriod);
-    const { user } = render('period=custom&from=2026-03-01&to=2026-03-02');
-
-    await waitFor(() => expect(shown('total-events')).toBe('6'));
+    const { bodies, user } = await renderMarch();
     expect(shown('total-check-runs')).toBe('2');
     expect(bodies).toEqual([{ from: '2026-03-01', to: '2026-03-02', grouping: 'day' }]);
     expect(screen.getByRole('button', { name: 'Свой период' }).getAttribute('aria-pressed')).toBe('true');
@@ -116,9 +121,7 @@ describe('statistics: the period', () => {
   }, 120_000);
 
   it('asks for the days picked in the calendar as a custom period', async () => {
-    const bodies = stubStatistics(byPeriod);
-    const { user } = render('period=custom&from=2026-03-01&to=2026-03-02');
-    await waitFor(() => expect(shown('total-events')).toBe('6'));
+    const { bodies, user } = await renderMarch();
 
     const [, toCalendar] = screen.getAllByRole('button', { name: /^Выберите дату/ });
     await user.click(toCalendar!);
@@ -138,9 +141,7 @@ describe('statistics: the period', () => {
   }, 120_000);
 
   it('groups by week when «Недели» is chosen, and by day again when «Дни» is', async () => {
-    const bodies = stubStatistics(byPeriod);
-    const { user } = render('period=custom&from=2026-03-01&to=2026-03-02');
-    await waitFor(() => expect(shown('total-events')).toBe('6'));
+    const { bodies, user } = await renderMarch();
 
     await user.click(screen.getByRole('button', { name: 'Недели' }));
     await waitFor(() =>
@@ -155,9 +156,7 @@ describe('statistics: the period', () => {
   }, 120_000);
 
   it('sends the object kind chosen', async () => {
-    const bodies = stubStatistics(byPeriod);
-    const { user } = render('period=custom&from=2026-03-01&to=2026-03-02');
-    await waitFor(() => expect(shown('total-events')).toBe('6'));
+    const { bodies, user } = await renderMarch();
 
     await user.click(screen.getByRole('combobox', { name: 'Объекты' }));
     await user.click(await screen.findByRole('option', { name: 'Документы' }));
