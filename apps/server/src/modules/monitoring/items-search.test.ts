@@ -383,6 +383,42 @@ describe('items search (issue #15)', () => {
     }
   });
 
+  it('a contract number is looked up by its distinctive digits alone: the trigram index never reads its common parts', async () => {
+    const user = await createSignedInUser(app);
+    await seedPortfolio(user);
+    const statements: { text: string; values: unknown[] }[] = [];
+    const db = {
+      query: ((text: string, values?: unknown[]) => {
+        statements.push({ text, values: values ?? [] });
+        return app.db.query(text, values);
+      }) as typeof app.db.query,
+    };
+    const page = await findItems(db, {
+      organisationId: user.organisationId,
+      kind: 'vin',
+      statuses: ['active', 'paused'],
+      search: 'КД-2025/0000042',
+      sort: 'createdAt',
+      order: 'desc',
+      limit: 25,
+      offset: 0,
+    });
+    // The same rows as the whole text matched everywhere.
+    expect(page.items.map((item) => item.id)).toEqual(
+      await expected(user, 'кд-2025/0000042', 'createdAt', 'desc'),
+    );
+    expect(page.total).toBe(1);
+    const search = statements.find(
+      (statement) => statement.text.includes('strpos') && !statement.text.trimStart().startsWith('EXPLAIN'),
+    );
+    expect(search).toBeDefined();
+    // «кд» and «2025» are in every contract: asked of the trigram index, they cost their whole posting
+    // lists. The only LIKE patterns (what the index is asked) are the distinctive digits.
+    const likePatterns = search!.values.filter((value) => typeof value === 'string' && value.startsWith('%'));
+    expect(likePatterns.length).toBeGreaterThan(0);
+    expect(new Set(likePatterns)).toEqual(new Set(['%0000042%']));
+  });
+
   it('a large import leaves at most 4 MB of search entries unmerged: searches meanwhile stay at their usual cost', async () => {
     const user = await createSignedInUser(app);
     const client = await app.db.connect();

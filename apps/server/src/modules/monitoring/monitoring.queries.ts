@@ -1,7 +1,7 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
 import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { containsPattern } from '../../lib/like-pattern.ts';
+import { containsAny } from '../../lib/like-pattern.ts';
 import type { ValidItemRow } from './item-rules.ts';
 import { ANCHOR_STEP, anchoredPage } from './items-anchors.queries.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
@@ -166,13 +166,9 @@ export async function findItems(
   if (search) {
     // Identifiers are stored without spaces and dashes: "45 06 123456" must find "4506123456".
     const compact = search.replace(/[\s\-–—№]+/g, '');
-    params.push(containsPattern(search));
-    if (compact && compact !== search) {
-      params.push(containsPattern(compact));
-      match = `(${SEARCH_EXPRESSION} LIKE $4 OR ${SEARCH_EXPRESSION} LIKE $5)`;
-    } else {
-      match = `${SEARCH_EXPRESSION} LIKE $4`;
-    }
+    const contains = containsAny(compact && compact !== search ? [search, compact] : [search]);
+    match = contains.condition(SEARCH_EXPRESSION, params.length + 1);
+    params.push(...contains.params);
     where += ` AND ${match}`;
   }
   const column = SORT_COLUMNS[filter.sort];

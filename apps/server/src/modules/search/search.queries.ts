@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { ContainsMatch } from '../../lib/like-pattern.ts';
 
 /**
  * The header search's SQL: one query per kind, each scoped by the organisation and answered by a
@@ -8,8 +9,8 @@ import type { Queryable } from '../../db/pool.ts';
  */
 export interface SearchFilter {
   organisationId: string;
-  /** LIKE patterns, lower case: the query as typed and, when it differs, without spaces and dashes. */
-  patterns: string[];
+  /** Contains the query as typed or, when it differs, without spaces and dashes (lower case). */
+  match: ContainsMatch;
   /** The query in lower case, to put an exact identifier or number first. */
   exact: string;
   /** Hits to return. */
@@ -23,9 +24,9 @@ export interface Counted<T> {
   total: number;
 }
 
-/** `(expr LIKE $n OR expr LIKE $n+1)`: one index condition per pattern (a BitmapOr of the trigram index). */
+/** One trigram index condition per text (a BitmapOr of the index for two), see containsAny. */
 const matches = (expression: string, filter: SearchFilter, first: number) =>
-  `(${filter.patterns.map((_, index) => `${expression} LIKE $${first + index}`).join(' OR ')})`;
+  `(${filter.match.condition(expression, first)})`;
 
 /** The item search text of 0025 (the expression the items list matches too). */
 const ITEM_MATCH = (filter: SearchFilter) => matches('search_text', filter, 5);
@@ -37,7 +38,7 @@ const params = (filter: SearchFilter) => [
   filter.cap + 1,
   filter.limit,
   filter.exact,
-  ...filter.patterns,
+  ...filter.match.params,
 ];
 
 async function counted<T>(db: Queryable, sql: string, values: unknown[]): Promise<Counted<T>> {
@@ -148,7 +149,7 @@ export function searchPackages(
   db: Queryable,
   filter: SearchFilter & { number: number | null },
 ): Promise<Counted<PackageHitRow>> {
-  const numberAt = 5 + filter.patterns.length;
+  const numberAt = 5 + filter.match.params.length;
   return counted(
     db,
     `WITH found AS MATERIALIZED (

@@ -16,7 +16,7 @@ import {
 import { type DocumentType, formatDocument } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../db/pool.ts';
 import type { AuthContext } from '../../lib/auth-context.ts';
-import { containsPattern } from '../../lib/like-pattern.ts';
+import { containsAny } from '../../lib/like-pattern.ts';
 import { formatMoscowDate } from '../../lib/moscow-time.ts';
 import {
   type Counted,
@@ -70,10 +70,7 @@ export async function search(options: {
   const compact = /^[0-9a-z]+$/.test(stripped) ? stripped : typed;
   const filter: SearchFilter = {
     organisationId: options.auth.organisationId,
-    patterns:
-      compact && compact !== typed
-        ? [containsPattern(typed), containsPattern(compact)]
-        : [containsPattern(typed)],
+    match: containsAny(compact && compact !== typed ? [typed, compact] : [typed]),
     exact: compact || typed,
     limit: options.limit,
     cap: SEARCH_COUNT_CAP,
