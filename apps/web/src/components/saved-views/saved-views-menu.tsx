@@ -6,8 +6,8 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { type SavedViewList, savedViewQuery } from '@pledgewatch/contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { texts } from '@/config/texts';
+import { useUrlState } from '@/lib/use-url-state';
 import { ManageViewsDialog } from './manage-views-dialog';
 import { SaveViewDialog } from './save-view-dialog';
 import { useSavedViews } from './saved-views-api';
@@ -21,7 +21,7 @@ const t = texts.savedViews;
  * the list takes the user's default view once.
  */
 export function SavedViewsMenu({ list }: { list: SavedViewList }) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const current = savedViewQuery(list, params.toString());
   const views = useSavedViews(list);
   const items = views.data?.items ?? [];

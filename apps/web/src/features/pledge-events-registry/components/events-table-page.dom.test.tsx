@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { pledgeEndpoints, pledgeEventsResponseSchema } from '@pledgewatch/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
@@ -77,4 +77,26 @@ describe('pledge registry: the filters live in the URL', () => {
     await user.click(screen.getByRole('button', { name: 'Сбросить' }));
     await waitFor(() => expect(screen.getByTestId('search').textContent).toBe(''));
   });
+
+  it('keeps a typed VIN when the «Истекает срок» switch is clicked before the page renders again (#24)', async () => {
+    const api = stub();
+    render('?page=2');
+    const vin = await screen.findByLabelText('VIN');
+    const lapsing = screen.getByLabelText('Истекает срок');
+    // One act: both events land before React renders the first URL change, as a fast person (or a
+    // router navigation still in its transition) makes them; the second must build on the first.
+    act(() => {
+      fireEvent.change(vin, { target: { value: 'XTA' } });
+      fireEvent.click(lapsing);
+    });
+    const search = () =>
+      Object.fromEntries(new URLSearchParams(screen.getByTestId('search').textContent ?? ''));
+    await waitFor(() => expect(search()).toEqual({ vin: 'XTA', lapsing: 'true' }));
+    await waitFor(() =>
+      expect(listReads(api).some((url) => url.includes('vin=XTA') && url.includes('lapsing=true'))).toBe(
+        true,
+      ),
+    );
+    expect((screen.getByLabelText('VIN') as HTMLInputElement).value).toBe('XTA');
+  }, 15_000);
 });

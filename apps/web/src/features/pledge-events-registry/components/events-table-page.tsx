@@ -6,7 +6,6 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { SavedViewsMenu } from '@/components/saved-views/saved-views-menu';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
@@ -16,6 +15,7 @@ import { texts } from '@/features/pledge-events-registry/texts';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useUrlState } from '@/lib/use-url-state';
 import { useCreatePledgePackage } from '../api/create-pledge-package';
 import { usePledgeEvents } from '../api/get-pledge-events';
 import { AddToPackageDialog } from './add-to-package-dialog';
@@ -40,7 +40,7 @@ export default function EventsTablePage() {
   }, [view]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // The open notification lives in the URL, so a link (the header search) opens it.
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const openId = params.get('event');
   const setOpenId = (id: string | null) =>
     setParams(

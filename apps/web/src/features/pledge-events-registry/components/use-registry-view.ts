@@ -1,8 +1,8 @@
 import { EVENT_SUBMISSION_STATUSES, PLEDGE_EVENT_KINDS } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { parsePagination } from '@/lib/pagination';
+import { useUrlState } from '@/lib/use-url-state';
 import type { RegistryFilters } from './registry-filters';
 
 /**
@@ -58,7 +58,7 @@ const asParam = (value: unknown): string =>
       : String(value);
 
 export function useRegistryView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const view = useMemo(() => parseRegistryView(params), [params]);
 
   /** A filter change goes back to page 1; the URL is replaced, so typing leaves no history trail. */
