@@ -9,10 +9,10 @@ import {
   type SourceType,
 } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { moscowMidnight, nextDay } from '@/lib/moscow-time';
 import { parsePagination } from '@/lib/pagination';
+import { useUrlState } from '@/lib/use-url-state';
 import type { EventsListQuery } from '../api/get-events';
 
 /**
@@ -140,7 +140,7 @@ export const sortChanges = (column: EventSortKey, order: EventsView['order']) =>
   column === 'detectedAt' && order === 'desc' ? { sort: null, order: null } : { sort: column, order };
 
 export function useEventsView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const view = useMemo(() => parseEventsView(params), [params]);
 
   /** Any change other than the page itself goes back to page 1. */

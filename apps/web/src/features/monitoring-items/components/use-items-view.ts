@@ -1,8 +1,8 @@
 import { ITEM_KINDS, ITEM_SORT_FIELDS, ITEM_STATUSES, type ItemKind } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { parsePagination } from '@/lib/pagination';
+import { useUrlState } from '@/lib/use-url-state';
 import type { ItemSortField, ItemStatusFilter, ItemsListQuery } from '../api/get-items';
 
 export type ItemsView = ItemsListQuery & {
@@ -45,7 +45,7 @@ export const toItemsQuery = ({ itemId: _itemId, ...query }: ItemsView): ItemsLis
  * a reload shows the same screen.
  */
 export function useItemsView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
 
   const view = useMemo(() => parseItemsView(params), [params]);
 

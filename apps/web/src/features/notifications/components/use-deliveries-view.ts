@@ -1,9 +1,9 @@
 import { DELIVERY_STATUSES, type DeliveryStatus } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { DELIVERY_LOG_PARAMS } from '@/config/paths';
 import { parsePagination } from '@/lib/pagination';
+import { useUrlState } from '@/lib/use-url-state';
 
 /**
  * The delivery log's status filter and page, kept in the URL so the dashboard can link to the failed
@@ -20,7 +20,7 @@ export function parseDeliveriesView(params: URLSearchParams): DeliveriesView {
 }
 
 export function useDeliveriesView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const view = useMemo(() => parseDeliveriesView(params), [params]);
 
   /** Defaults (no status, page 1, the default size) leave the URL. */

@@ -11,8 +11,8 @@ import {
   type StatisticsTotals,
 } from '@pledgewatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { moscowToday } from '@/lib/moscow-time';
+import { useUrlState } from '@/lib/use-url-state';
 
 export const PERIOD_PRESETS = ['7', '30', '90', 'year', 'custom'] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
@@ -91,7 +91,7 @@ export type StatisticsViewKey =
   | 'label';
 
 export function useStatisticsView() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const view = useMemo(() => parseStatisticsView(params), [params]);
   const update = useCallback(
     (changes: Partial<Record<StatisticsViewKey, string | string[] | null>>) => {

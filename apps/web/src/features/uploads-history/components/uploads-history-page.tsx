@@ -18,7 +18,7 @@ import {
   type UploadStatus,
 } from '@pledgewatch/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { type LoaderFunctionArgs, Link as RouterLink, useSearchParams } from 'react-router';
+import { type LoaderFunctionArgs, Link as RouterLink } from 'react-router';
 import { FilterDrawer } from '@/components/ui/filter-drawer';
 import { Page } from '@/components/ui/page';
 import { type ResponsiveColumn, ResponsiveTable } from '@/components/ui/responsive-table';
@@ -32,6 +32,7 @@ import { getErrorMessage } from '@/lib/api-client';
 import { prefetchWhenSignedIn, useUser } from '@/lib/auth';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { parsePagination } from '@/lib/pagination';
+import { useUrlState } from '@/lib/use-url-state';
 import { type UploadsListQuery, uploadsQueryOptions, useUploads } from '../api/get-uploads';
 
 const t = texts.uploadsHistory;
@@ -60,7 +61,7 @@ export const clientLoader =
 
 /** Every upload of the organisation, newest first; running ones update themselves. */
 export default function UploadsHistoryPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlState();
   const user = useUser();
   const canUpload = user !== undefined && user.role !== 'viewer';
   const query = parseQuery(params);
