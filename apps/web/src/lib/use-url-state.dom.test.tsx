@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useUrlState } from './use-url-state';
@@ -29,7 +30,16 @@ function Filters() {
   const [params, setParams] = useUrlState();
   setters.filters = setParams;
   setters.navigate = useNavigate();
-  return <output data-testid="rendered">{params.toString()}</output>;
+  return (
+    <>
+      <output data-testid="rendered">{params.toString()}</output>
+      <input
+        aria-label="VIN"
+        value={params.get('vin') ?? ''}
+        onChange={(event) => setParams(patch('vin', event.target.value || null))}
+      />
+    </>
+  );
 }
 
 function Menu() {
@@ -118,5 +128,35 @@ describe('useUrlState: every update builds on the latest URL', () => {
     act(() => release());
     await waitFor(() => expect(search()).toEqual({ vin: 'XTA', lapsing: 'true' }));
     expect(router.state.location.search).toBe('?vin=XTA&lapsing=true');
+  });
+
+  it('shows an update at once, so a field bound to the URL keeps every key typed while the router loads', async () => {
+    let release: () => void = () => undefined;
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/list',
+          // Each navigation waits for its loader, which answers only when released.
+          loader: ({ request }) =>
+            new URL(request.url).search === ''
+              ? null
+              : new Promise<null>((resolve) => {
+                  release = () => resolve(null);
+                }),
+          element: screenParts,
+        },
+      ],
+      { initialEntries: ['/list'] },
+    );
+    render(<RouterProvider router={router} />);
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText('VIN'), 'XTA');
+    // Nothing has reached the router's location yet, and the field and the parameters show it all.
+    expect(search()).toEqual({});
+    expect((screen.getByLabelText('VIN') as HTMLInputElement).value).toBe('XTA');
+    expect(screen.getByTestId('rendered').textContent).toBe('vin=XTA');
+    act(() => release());
+    await waitFor(() => expect(search()).toEqual({ vin: 'XTA' }));
+    expect(screen.getByTestId('rendered').textContent).toBe('vin=XTA');
   });
 });
