@@ -61,6 +61,32 @@ const screenParts = (
 
 const search = () => Object.fromEntries(new URLSearchParams(screen.getByTestId('search').textContent ?? ''));
 
+/**
+ * The screen under a data router (the app's kind) whose every navigation with a query string waits
+ * for its loader until released: the navigation is still under way when the next update is asked for,
+ * as on a busy machine in the app.
+ */
+function renderLoadingRouter() {
+  const held: { release: () => void } = { release: () => undefined };
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/list',
+        loader: ({ request }) =>
+          new URL(request.url).search === ''
+            ? null
+            : new Promise<null>((resolve) => {
+                held.release = () => resolve(null);
+              }),
+        element: screenParts,
+      },
+    ],
+    { initialEntries: ['/list'] },
+  );
+  render(<RouterProvider router={router} />);
+  return { router, release: () => act(() => held.release()) };
+}
+
 describe('useUrlState: every update builds on the latest URL', () => {
   it('keeps two patches made in one tick, from one part or two, and still resets the page', async () => {
     render(<MemoryRouter initialEntries={['/list?status=sent&page=3']}>{screenParts}</MemoryRouter>);
@@ -100,62 +126,27 @@ describe('useUrlState: every update builds on the latest URL', () => {
   });
 
   it('keeps both updates while a data router is still loading the first (the app’s router)', async () => {
-    let release: () => void = () => undefined;
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/list',
-          // A loader that answers only when released: the first navigation is still under way when
-          // the second is asked for, as on a busy machine in the app.
-          loader: ({ request }) =>
-            new URL(request.url).search === ''
-              ? null
-              : new Promise<null>((resolve) => {
-                  release = () => resolve(null);
-                }),
-          element: screenParts,
-        },
-      ],
-      { initialEntries: ['/list'] },
-    );
-    render(<RouterProvider router={router} />);
+    const { router, release } = renderLoadingRouter();
     await screen.findByTestId('search');
     act(() => setters.filters?.(patch('vin', 'XTA')));
     // Rendered and committed nowhere yet: the router is waiting for its loader.
     expect(router.state.navigation.state).toBe('loading');
     expect(search()).toEqual({});
     act(() => setters.filters?.(patch('lapsing', 'true')));
-    act(() => release());
+    release();
     await waitFor(() => expect(search()).toEqual({ vin: 'XTA', lapsing: 'true' }));
     expect(router.state.location.search).toBe('?vin=XTA&lapsing=true');
   });
 
   it('shows an update at once, so a field bound to the URL keeps every key typed while the router loads', async () => {
-    let release: () => void = () => undefined;
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/list',
-          // Each navigation waits for its loader, which answers only when released.
-          loader: ({ request }) =>
-            new URL(request.url).search === ''
-              ? null
-              : new Promise<null>((resolve) => {
-                  release = () => resolve(null);
-                }),
-          element: screenParts,
-        },
-      ],
-      { initialEntries: ['/list'] },
-    );
-    render(<RouterProvider router={router} />);
+    const { release } = renderLoadingRouter();
     const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText('VIN'), 'XTA');
     // Nothing has reached the router's location yet, and the field and the parameters show it all.
     expect(search()).toEqual({});
     expect((screen.getByLabelText('VIN') as HTMLInputElement).value).toBe('XTA');
     expect(screen.getByTestId('rendered').textContent).toBe('vin=XTA');
-    act(() => release());
+    release();
     await waitFor(() => expect(search()).toEqual({ vin: 'XTA' }));
     expect(screen.getByTestId('rendered').textContent).toBe('vin=XTA');
   });
