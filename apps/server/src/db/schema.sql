@@ -724,6 +724,12 @@ CREATE TABLE source_list_fetches (
 ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_import_id_fkey FOREIGN KEY (import_id) REFERENCES source_imports(id) ON DELETE SET NULL;
 ALTER TABLE source_list_fetches ADD CONSTRAINT source_list_fetches_pkey PRIMARY KEY (source_type);
 
+CREATE TABLE source_pauses (
+  account text NOT NULL,
+  paused_until timestamp with time zone NOT NULL
+);
+ALTER TABLE source_pauses ADD CONSTRAINT source_pauses_pkey PRIMARY KEY (account);
+
 CREATE TABLE source_rate_sends (
   source_type text NOT NULL,
   sent_at timestamp with time zone NOT NULL

@@ -1,18 +1,29 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RemoteSourceConfig } from '../../../config/env.ts';
+import { createPool } from '../../../db/pool.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { addItems, randomVin, runChecksNow } from '../testing/checks-test-helpers.ts';
 import { createRemoteSource } from './remote-source.ts';
 
-type Behaviour = 'ok' | 'slow' | 'error' | 'bad-json' | 'bad-shape' | 'throttle-once' | 'throttle-long';
+type Behaviour =
+  | 'ok'
+  | 'slow'
+  | 'error'
+  | 'bad-json'
+  | 'bad-shape'
+  | 'throttle-once'
+  | 'throttle-long'
+  | 'throttle-first';
 
 /** A stand-in for a remote source on 127.0.0.1 that answers as the test tells it to. */
 let behaviour: Behaviour = 'ok';
 const hits: { identifier: string; at: number; auth: string | undefined }[] = [];
 let throttled = new Set<string>();
+/** When the server refused its first request with Retry-After: 2 ('throttle-first'). */
+let throttledAt: number | null = null;
 const server = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const identifier = url.searchParams.get('identifier') ?? '';
@@ -39,6 +50,14 @@ const server = http.createServer((request, response) => {
       response.writeHead(429, { 'retry-after': '60' });
       response.end();
       return;
+    case 'throttle-first':
+      if (throttledAt === null) {
+        throttledAt = Date.now();
+        response.writeHead(429, { 'retry-after': '2' });
+        response.end();
+        return;
+      }
+      break;
     case 'throttle-once':
       if (!throttled.has(identifier)) {
         throttled.add(identifier);
@@ -69,7 +88,9 @@ const remote: RemoteSourceConfig = {
   cacheTtl: 3600,
   price: 0,
 };
-const { app, config } = await buildTestApp({ config: { remoteSources: { wanted: remote } } });
+const { app, config, connectionString } = await buildTestApp({
+  config: { remoteSources: { wanted: remote } },
+});
 const user = await createSignedInUser(app, { role: 'admin' });
 const staff = await createSignedInUser(app, { role: 'admin', isStaff: true });
 const invalidateCache = (type: string, token: string) =>
@@ -99,7 +120,23 @@ beforeEach(() => {
   behaviour = 'ok';
   hits.length = 0;
   throttled = new Set();
+  throttledAt = null;
 });
+
+/**
+ * A remote source as another app or worker process builds it: its own pool and its own copy of the
+ * module (nothing shared in memory with this one); the pool is ended after the test.
+ */
+const pools: ReturnType<typeof createPool>[] = [];
+afterAll(() => Promise.all(pools.map((pool) => pool.end())));
+async function sourceInAnotherProcess(sourceConfig: RemoteSourceConfig) {
+  vi.resetModules();
+  const { createRemoteSource: create } = await import('./remote-source.ts');
+  const pool = createPool(connectionString, 2);
+  pools.push(pool);
+  return create('wanted', sourceConfig, { db: pool });
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('remote HTTP source', () => {
   it('answers through the adapter with the token, caches, and forgets on invalidate', async () => {
@@ -218,7 +255,7 @@ describe('remote HTTP source', () => {
 
   it('holds every request to the provider back for its Retry-After, and fails at once past 10 s', async () => {
     behaviour = 'throttle-long';
-    // Its own account (token): the pause is per provider account and process.
+    // Its own account (token): the pause is per provider account.
     const paused = { ...remote, token: 'paused-account', concurrency: 1, cacheTtl: 0 };
     const items = Array.from({ length: 3 }, () => ({
       kind: 'vin' as const,
@@ -232,13 +269,43 @@ describe('remote HTTP source', () => {
     expect(answers[0]).toMatchObject({
       error: 'поставщик ограничил частоту запросов (json-service, HTTP 429, повтор не раньше чем через 60 с)',
     });
-    expect(answers[1]!.status === 'failed' && answers[1]!.error).toMatch(
-      /^поставщик ограничил частоту запросов \(json-service, Retry-After, повтор не раньше чем через (59|60) с\)$/,
-    );
-    // The next batch of this process waits for it too.
-    const [later] = await createRemoteSource('wanted', paused, { db: app.db }).checkBatch(items.slice(0, 1));
-    expect(later!.status).toBe('failed');
+    const unsent =
+      /^поставщик ограничил частоту запросов \(json-service, Retry-After, повтор не раньше чем через (59|60) с\)$/;
+    expect(answers[1]!.status === 'failed' && answers[1]!.error).toMatch(unsent);
+    // Another process (its own pool and module) does not ask before then either: it fails unsent.
+    const [later] = await (await sourceInAnotherProcess(paused)).checkBatch(items.slice(0, 1));
+    expect(later!.status === 'failed' && later!.error).toMatch(unsent);
     expect(hits).toHaveLength(1);
+    // Another account of the same provider is not paused.
+    const [other] = await (await sourceInAnotherProcess({ ...paused, token: 'other-account' })).checkBatch(
+      items.slice(0, 1),
+    );
+    expect(other!.status === 'failed' && other!.error).toContain('HTTP 429');
+    expect(hits).toHaveLength(2);
+  });
+
+  it('holds a Retry-After in every process: another one sends nothing to the account until it ends', async () => {
+    behaviour = 'throttle-first';
+    const account = { ...remote, token: 'shared-account', cacheTtl: 0 };
+    const [first, second] = [await sourceInAnotherProcess(account), await sourceInAnotherProcess(account)];
+    const [vinA, vinB] = [randomVin(), randomVin()];
+    const firstAnswers = first.checkBatch([{ kind: 'vin', documentType: null, identifier: vinA }]);
+    while (throttledAt === null) {
+      await sleep(10);
+    }
+    // The first process got its 429 + Retry-After: 2 and noted the pause; now the second one asks.
+    await sleep(300);
+    const [answer] = await second.checkBatch([{ kind: 'vin', documentType: null, identifier: vinB }]);
+    expect(answer!.status).toBe('ok');
+    expect((await firstAnswers)[0]!.status).toBe('ok');
+    const sentB = hits.filter((hit) => hit.identifier === vinB);
+    expect(sentB).toHaveLength(1);
+    expect(sentB[0]!.at - throttledAt!).toBeGreaterThanOrEqual(1900);
+    // The first process's retry also waited for the pause: three requests in all.
+    expect(hits).toHaveLength(3);
+    // The token is not stored in clear.
+    const { rows } = await app.db.query(`SELECT account FROM source_pauses`);
+    expect(JSON.stringify(rows)).not.toContain('shared-account');
   });
 
   it('marks a run with a failing remote source as completed with errors and keeps its snapshot', async () => {

@@ -7,7 +7,7 @@ import type { Provider, ProviderContext } from './providers/provider.ts';
 import { providerByName } from './providers/provider-catalogue.ts';
 import { failureText, ProviderFailure } from './providers/provider-failure.ts';
 import { sendProviderRequest } from './providers/provider-http.ts';
-import { DAILY_LIMIT_REACHED, takeRequest } from './request-budget.ts';
+import { accountKey, DAILY_LIMIT_REACHED, pauseAccount, takeRequest } from './request-budget.ts';
 import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { getCachedAnswers, putCachedAnswers } from './sources.queries.ts';
 
@@ -32,33 +32,52 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export const RETRY_AFTER_MAX_WAIT_MS = 10_000;
 
 /**
- * Per provider account (address and token), this process's time (epoch ms) before which nothing is
- * sent to it: a Retry-After holds back every item's requests, not only the one that was refused
- * (each refused request is counted and may be paid).
+ * The Retry-After pause of a provider account (address and token), as one source's requests see it.
+ * It is kept in PostgreSQL (source_pauses, request-budget.ts), not in the process: a 429 to one
+ * worker must stop the app and the other workers too, as each refused request is counted and may be
+ * paid. It costs no round trip per request: the pause is read in the statement that counts the
+ * request (takeRequest), which every request makes anyway — cheaper than a local view refreshed now
+ * and then, and never stale. The one extra write is made per 429 with Retry-After. A request that was
+ * already counted and is waiting for the rate window when another process is refused is sent; that
+ * window is short (under the rate limit's second).
  */
-const pausedUntil = new Map<string, number>();
-
-/** The Retry-After pause of a provider account (pausedUntil), as one source's requests see it. */
-function accountPause(config: RemoteSourceConfig) {
-  const account = `${config.url}\n${config.token ?? ''}`;
+function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfig) {
+  const account = accountKey(config.url, config.token);
+  /** Failures made here for a pause already recorded: not written again. */
+  const ours = new WeakSet<ProviderFailure>();
   return {
-    /** Before a request: waits out a pause; one longer than the most we wait fails it unsent. */
-    async wait() {
-      const pauseMs = (pausedUntil.get(account) ?? 0) - Date.now();
-      if (pauseMs > RETRY_AFTER_MAX_WAIT_MS) {
-        throw new ProviderFailure('rate_limited', 'Retry-After', { retryAfterMs: pauseMs });
-      }
-      if (pauseMs > 0) {
-        await sleep(pauseMs);
+    /**
+     * Before every request to the provider (each retry, each poll): waits out a pause (one longer
+     * than the most we wait for fails the request unsent), then takes the budget.
+     */
+    async takeTurn() {
+      for (;;) {
+        const taken = await takeRequest(db, type, config, { account });
+        if (taken === DAILY_LIMIT_REACHED) {
+          throw new ProviderFailure('daily_limit');
+        }
+        if (taken === 'ok') {
+          return;
+        }
+        if (taken.pausedMs > RETRY_AFTER_MAX_WAIT_MS) {
+          const failure = new ProviderFailure('rate_limited', 'Retry-After', {
+            retryAfterMs: taken.pausedMs,
+          });
+          ours.add(failure);
+          throw failure;
+        }
+        await sleep(Math.max(1, Math.ceil(taken.pausedMs)));
       }
     },
     /** After a failure: pauses the account for its Retry-After; too long to wait, the item's failure. */
-    note(failure: ProviderFailure): ProviderFailure | null {
+    async note(failure: ProviderFailure): Promise<ProviderFailure | null> {
       const waitMs = failure.retryAfterMs;
       if (waitMs === undefined) {
         return null;
       }
-      pausedUntil.set(account, Math.max(pausedUntil.get(account) ?? 0, Date.now() + waitMs));
+      if (!ours.has(failure)) {
+        await pauseAccount(db, account, waitMs);
+      }
       return waitMs > RETRY_AFTER_MAX_WAIT_MS
         ? new ProviderFailure(
             'rate_limited',
@@ -97,14 +116,8 @@ export function createRemoteSource(
 ): SourceAdapter {
   const provider: Provider = providerByName(config.provider);
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
-  const pause = accountPause(config);
-  /** Every request to the provider (each retry, each poll) waits out a pause, then takes the budget. */
-  const takeTurn = async () => {
-    await pause.wait();
-    if ((await takeRequest(deps.db, type, config)) === DAILY_LIMIT_REACHED) {
-      throw new ProviderFailure('daily_limit');
-    }
-  };
+  const pause = accountPause(deps.db, type, config);
+  const { takeTurn } = pause;
   /** The context of one item's requests: counts those sent, so a spent limit tells asked from not. */
   const contextFor = (sent: { requests: number }): ProviderContext => ({
     type,
@@ -165,7 +178,7 @@ export function createRemoteSource(
           return { answer: { status: 'deferred', findings: [] } };
         }
         // A Retry-After too long to wait for ends the item now.
-        const tooLong = pause.note(failure);
+        const tooLong = await pause.note(failure);
         if (tooLong || !failure.retryable || attempt >= config.retries) {
           return {
             answer: {

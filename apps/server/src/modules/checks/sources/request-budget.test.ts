@@ -4,9 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../testing/test-app.ts';
 import {
+  accountKey,
   busiestSecond,
   countRequest,
   listRequestTotals,
+  pauseAccount,
   requestsLeftToday,
   SEND_BURST_MS,
   SEND_GUARD_MS,
@@ -188,5 +190,26 @@ describe('the daily limit and the price of a source', () => {
       expect(await countRequest(app.db, 'registration', {})).toBe(true);
     }
     expect(await requestsLeftToday(app.db, 'registration', undefined)).toBeNull();
+  });
+
+  it('counts nothing while a Retry-After pauses the provider account: nothing paid for a request not sent', async () => {
+    const config = { rateLimit: 1000, dailyLimit: 10, price: 3 };
+    const account = accountKey('https://provider.test', 'key-1');
+    await pauseAccount(app.db, account, 5000);
+    // A shorter pause noted later does not shorten it.
+    await pauseAccount(app.db, account, 100);
+    const taken = await takeRequest(app.db, 'bankruptcy', config, { account });
+    expect(taken).toEqual({ pausedMs: expect.any(Number) });
+    const { pausedMs } = taken as { pausedMs: number };
+    expect(pausedMs).toBeGreaterThan(4000);
+    expect(pausedMs).toBeLessThanOrEqual(5000);
+    expect(await requestsLeftToday(app.db, 'bankruptcy', 10)).toBe(10);
+    // Another account of the same source is not paused, and is counted.
+    expect(
+      await takeRequest(app.db, 'bankruptcy', config, {
+        account: accountKey('https://provider.test', 'key-2'),
+      }),
+    ).toBe('ok');
+    expect(await requestsLeftToday(app.db, 'bankruptcy', 10)).toBe(9);
   });
 });

@@ -3,7 +3,9 @@
  * (0063_source_request_budget.sql; the rate window, 0106): SOURCE_<TYPE>_RATE_LIMIT requests per
  * second across all of them, SOURCE_<TYPE>_DAILY_LIMIT requests per Moscow day, SOURCE_<TYPE>_PRICE roubles per request.
  * Every outgoing request to a provider (each retry too: the provider counts and bills it) takes one.
+ * A provider's Retry-After pauses its account for every process (source_pauses, 0108).
  */
+import { createHash } from 'node:crypto';
 import type { SourceType } from '@pledgewatch/contract';
 import type { Queryable } from '../../../db/pool.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
@@ -48,14 +50,61 @@ export async function countRequest(
   config: Pick<RequestBudgetConfig, 'dailyLimit' | 'price'>,
   now: Date = new Date(),
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO source_request_days AS d (source_type, day, requests, spend)
-     SELECT $1, $2::date, 1, $4 WHERE $3::int IS NULL OR $3 > 0
-     ON CONFLICT (source_type, day) DO UPDATE SET requests = d.requests + 1, spend = d.spend + $4
-      WHERE $3::int IS NULL OR d.requests < $3`,
-    [type, moscowDate(now), config.dailyLimit ?? null, config.price ?? 0],
+  return (await countUnlessPaused(db, type, config, { now })).counted;
+}
+
+/**
+ * countRequest, unless the provider account (accountKey) is paused by a Retry-After (source_pauses,
+ * 0108): then nothing is counted and the pause left (ms, the database's clock) comes back. The pause
+ * is read in the counting statement itself, so honouring it in every process costs no round trip.
+ */
+async function countUnlessPaused(
+  db: Queryable,
+  type: SourceType,
+  config: Pick<RequestBudgetConfig, 'dailyLimit' | 'price'>,
+  options: { now?: Date; account?: string },
+): Promise<{ counted: boolean; pausedMs: number | null }> {
+  const { rows } = await db.query<{ counted: boolean; paused_ms: number | null }>(
+    `WITH pause AS (
+       SELECT extract(epoch FROM p.paused_until - c.at)::float8 * 1000 AS ms
+         FROM source_pauses p, (SELECT clock_timestamp() AS at) c
+        WHERE p.account = $5 AND p.paused_until > c.at
+     ), counted AS (
+       INSERT INTO source_request_days AS d (source_type, day, requests, spend)
+       SELECT $1, $2::date, 1, $4 WHERE ($3::int IS NULL OR $3 > 0) AND NOT EXISTS (SELECT FROM pause)
+       ON CONFLICT (source_type, day) DO UPDATE SET requests = d.requests + 1, spend = d.spend + $4
+        WHERE $3::int IS NULL OR d.requests < $3
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT FROM counted) AS counted, (SELECT ms FROM pause) AS paused_ms`,
+    [
+      type,
+      moscowDate(options.now ?? new Date()),
+      config.dailyLimit ?? null,
+      config.price ?? 0,
+      options.account ?? null,
+    ],
   );
-  return rowCount === 1;
+  return { counted: rows[0]!.counted, pausedMs: rows[0]!.paused_ms };
+}
+
+/** The key of a provider account in source_pauses: a hash of its address and token, never the token. */
+export const accountKey = (url: string, token: string | undefined): string =>
+  createHash('sha256')
+    .update(`${url}\n${token ?? ''}`)
+    .digest('hex');
+
+/**
+ * Pauses a provider account for `ms` (its Retry-After) in every process: no request to it is counted
+ * or sent before then (takeRequest). A pause only ever moves forward.
+ */
+export async function pauseAccount(db: Queryable, account: string, ms: number): Promise<void> {
+  await db.query(
+    `INSERT INTO source_pauses AS p (account, paused_until)
+     VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
+     ON CONFLICT (account) DO UPDATE SET paused_until = greatest(p.paused_until, EXCLUDED.paused_until)`,
+    [account, ms],
+  );
 }
 
 /**
@@ -92,14 +141,20 @@ export async function waitForSend(db: Queryable, type: SourceType, rateLimit: nu
  * One request of the source: counted against today's limit and priced, then admitted under the
  * rate limit (waitForSend). Returns DAILY_LIMIT_REACHED, without waiting, when the day's
  * limit is spent: the caller must not send the request (and must not take the item as asked).
+ * With `account` (accountKey), returns `{ pausedMs }` without counting while a Retry-After pauses
+ * that provider account (pauseAccount): the caller waits it out and asks again, or gives up.
  */
 export async function takeRequest(
   db: Queryable,
   type: SourceType,
   config: RequestBudgetConfig,
-  options: { now?: Date } = {},
-): Promise<'ok' | typeof DAILY_LIMIT_REACHED> {
-  if (!(await countRequest(db, type, config, options.now))) {
+  options: { now?: Date; account?: string } = {},
+): Promise<'ok' | typeof DAILY_LIMIT_REACHED | { pausedMs: number }> {
+  const { counted, pausedMs } = await countUnlessPaused(db, type, config, options);
+  if (pausedMs !== null) {
+    return { pausedMs };
+  }
+  if (!counted) {
     return DAILY_LIMIT_REACHED;
   }
   await waitForSend(db, type, config.rateLimit);
