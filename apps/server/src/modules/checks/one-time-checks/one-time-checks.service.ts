@@ -5,6 +5,7 @@ import {
   type OneTimeCheckSummary,
   SOURCE_TYPES,
   type SourceAnswer,
+  type SourceType,
   toVinDecoding,
   type VinDecoding,
 } from '@pledgewatch/contract';
@@ -125,6 +126,7 @@ export async function runOneTimeCheck(options: {
   const adapters = createSourceAdapters({ ...options, organisationId: options.auth.organisationId }).filter(
     (adapter) => adapter.itemKinds.includes(item.kind),
   );
+  const notAsked = new Set<SourceType>();
   const sources = await Promise.all(
     adapters.map(async (adapter): Promise<SourceAnswer> => {
       const base = {
@@ -148,6 +150,9 @@ export async function runOneTimeCheck(options: {
       let answer: SingleAnswer;
       try {
         answer = await adapter.check(item);
+        if (answer.status === 'failed' && answer.notAsked) {
+          notAsked.add(adapter.type);
+        }
       } catch {
         answer = { status: 'failed', findings: [], error: 'Внутренняя ошибка при обращении к источнику' };
       }
@@ -163,6 +168,8 @@ export async function runOneTimeCheck(options: {
     }),
   );
   const asked = sources.filter((source) => source.status !== 'skipped');
+  // A source its spent daily limit kept from being asked did not answer: nothing for its health.
+  const answered = asked.filter((source) => !source.fromCache && !notAsked.has(source.type));
   const failed = asked.filter((source) => source.status === 'failed').length;
   const status = failed === 0 ? 'completed' : failed === asked.length ? 'failed' : 'partial';
   const findingsCount = sources.reduce((sum, source) => sum + source.findings.length, 0);
@@ -189,14 +196,12 @@ export async function runOneTimeCheck(options: {
       sources,
       createdBy: options.auth.userId,
       durationMs,
-      answers: asked
-        .filter((source) => !source.fromCache)
-        .map((source) => ({
-          type: source.type,
-          ok: source.status === 'ok',
-          durationMs: source.durationMs,
-          error: source.error,
-        })),
+      answers: answered.map((source) => ({
+        type: source.type,
+        ok: source.status === 'ok',
+        durationMs: source.durationMs,
+        error: source.error,
+      })),
     }),
   );
   return toOneTimeCheck(row);

@@ -1,12 +1,17 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NotificationRule } from '@pledgewatch/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { itemLastCheckedSql } from '../../../db/item-last-check.ts';
-import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { checkSourceAlerts } from '../sources/source-alerts.ts';
-import { addItems, randomPassport, randomVin, runChecksNow } from '../testing/checks-test-helpers.ts';
+import {
+  addItems,
+  randomPassport,
+  randomVin,
+  runChecksNow,
+  watchSourceFailures,
+} from '../testing/checks-test-helpers.ts';
 
 /** A remote source on loopback speaking the /check protocol; `down` makes it answer 503. */
 const asked: string[] = [];
@@ -115,33 +120,11 @@ describe('a regular run within a daily request limit', () => {
 });
 
 describe('a batch with nothing to ask a source', () => {
-  const createRule = (admin: TestUser) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/v1/monitoring/notifications/settings',
-      headers: bearer(admin.token),
-      payload: {
-        name: 'Источники',
-        method: 'email',
-        recipients: ['ops@bank.test'],
-        subject: 'source_failure',
-        sourceType: 'wanted',
-        failureThreshold: 1,
-      },
-    });
-
   it('is not an answer: the failure episode goes on, one alert, no «снова отвечает»', async () => {
     await app.db.query('DELETE FROM source_request_days');
     const admin = await createSignedInUser(app, { role: 'admin' });
-    const rule = (await createRule(admin)).json<NotificationRule>();
+    const deliveries = await watchSourceFailures(app, admin.token, 'wanted');
     const tick = () => checkSourceAlerts({ db: app.db, queue: app.queue, config });
-    const deliveries = async () =>
-      (
-        await app.db.query<{ kind: string }>(
-          `SELECT payload->>'kind' AS kind FROM notification_deliveries WHERE rule_id = $1 ORDER BY created_at, id`,
-          [rule.id],
-        )
-      ).rows.map((row) => row.kind);
     const sources = async () =>
       (await app.inject({ method: 'GET', url: '/api/v1/monitoring/sources', headers: bearer(admin.token) }))
         .json()

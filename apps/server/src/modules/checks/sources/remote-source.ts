@@ -118,25 +118,14 @@ export function createRemoteSource(
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
   const pause = accountPause(deps.db, type, config);
   const { takeTurn } = pause;
-  /** The context of one item's requests: counts those sent, so a spent limit tells asked from not. */
-  const contextFor = (sent: { requests: number }): ProviderContext => ({
+  /** The context of the provider's requests: each takes its turn (pause, daily limit, rate) first. */
+  const ctx: ProviderContext = {
     type,
     config,
-    send: (request) =>
-      sendProviderRequest(
-        {
-          type,
-          config,
-          takeTurn: async () => {
-            await takeTurn();
-            sent.requests++;
-          },
-        },
-        request,
-      ),
+    send: (request) => sendProviderRequest({ type, config, takeTurn }, request),
     sleep,
     now: Date.now,
-  });
+  };
   /** Other types this provider serves at the same address, to cache what one answer says about them. */
   const siblings = Object.entries(deps.remoteSources ?? {}).filter(
     ([other, sibling]) =>
@@ -150,6 +139,10 @@ export function createRemoteSource(
   ): Promise<{ answer: ItemAnswer; related?: Partial<Record<SourceType, Finding[]>> }> {
     const started = performance.now();
     const fetched = await askWithRetries(item);
+    if (fetched.answer.status === 'deferred') {
+      // Not asked (the day's limit): neither an answer nor a failure, nor a call's latency.
+      return fetched;
+    }
     const ok = fetched.answer.status === 'ok';
     recordSourceCall(metricLabels, {
       answered: ok ? 1 : 0,
@@ -159,11 +152,17 @@ export function createRemoteSource(
     return fetched;
   }
 
+  const failedAnswer = (failure: ProviderFailure, attempts: number): ItemAnswer => ({
+    status: 'failed',
+    findings: [],
+    error: failureText(provider.name, failure, attempts),
+  });
+
   async function askWithRetries(
     item: CheckItem,
   ): Promise<{ answer: ItemAnswer; related?: Partial<Record<SourceType, Finding[]>> }> {
-    const sent = { requests: 0 };
-    const ctx = contextFor(sent);
+    /** The provider's failure of the attempt before, if there was one. */
+    let previous: ProviderFailure | null = null;
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await provider.fetch(ctx, item);
@@ -173,21 +172,21 @@ export function createRemoteSource(
           error instanceof ProviderFailure
             ? error
             : new ProviderFailure('unreadable', 'ошибка разбора ответа');
-        if (failure.kind === 'daily_limit' && sent.requests === 0) {
-          // Never sent: the item is not asked today (a regular run leaves it due for tomorrow).
-          return { answer: { status: 'deferred', findings: [] } };
+        if (failure.kind === 'daily_limit') {
+          // Ours, not the provider's: the item is not answered today, so a regular run leaves it due
+          // for tomorrow — also when some of its requests were sent (a report made but not read, a
+          // sign-in): the source did not fail, and its health, alerts and freshness must not say so.
+          // Only a retry of the provider's own failure stays that failure.
+          return {
+            answer: previous ? failedAnswer(previous, attempt) : { status: 'deferred', findings: [] },
+          };
         }
         // A Retry-After too long to wait for ends the item now.
         const tooLong = await pause.note(failure);
         if (tooLong || !failure.retryable || attempt >= config.retries) {
-          return {
-            answer: {
-              status: 'failed',
-              findings: [],
-              error: failureText(provider.name, tooLong ?? failure, attempt + 1),
-            },
-          };
+          return { answer: failedAnswer(tooLong ?? failure, attempt + 1) };
         }
+        previous = failure;
         const backoff = Math.min(5000, 200 * 2 ** attempt) * (0.75 + Math.random() / 2);
         // Retry-After (at most RETRY_AFTER_MAX_WAIT_MS, see above) is also waited for in takeTurn.
         await sleep(failure.retryAfterMs ?? backoff);
@@ -277,7 +276,7 @@ export function createRemoteSource(
         !provider.documentTypes ||
         provider.documentTypes.includes(item.documentType!)),
     datasetVersion: async () => null,
-    // A single check (one-time) has no next day: a spent limit is its failure.
+    // A single check (one-time) has no next day: a spent limit is its failure, but not the source's.
     check: async (item) => {
       const answer = (await checkBatch([item]))[0]!;
       return answer.status === 'deferred'
@@ -285,6 +284,7 @@ export function createRemoteSource(
             status: 'failed',
             findings: [],
             error: failureText(provider.name, new ProviderFailure('daily_limit'), 1),
+            notAsked: true,
           }
         : answer;
     },

@@ -23,8 +23,13 @@ export type ItemAnswer =
   | { status: 'failed'; findings: []; error: string }
   | { status: 'deferred'; findings: [] };
 
-/** The answer of a single check (one-time): it has no next day, so never `deferred`. */
-export type SingleAnswer = Exclude<ItemAnswer, { status: 'deferred' }>;
+/**
+ * The answer of a single check (one-time): it has no next day, so never `deferred`; a spent daily
+ * limit is its failure, marked `notAsked` — ours, not the source's: no mark on the source's health.
+ */
+export type SingleAnswer =
+  | Exclude<ItemAnswer, { status: 'deferred' | 'failed' }>
+  | { status: 'failed'; findings: []; error: string; notAsked?: true };
 
 /**
  * The set-based form of a dataset source, used by check runs: a SELECT yielding

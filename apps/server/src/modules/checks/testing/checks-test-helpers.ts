@@ -176,3 +176,35 @@ export async function runChecksNow(app: FastifyInstance, config: AppConfig, toke
   });
   return run.json();
 }
+
+/**
+ * A failure-alert rule on one source for the admin's organisation (threshold 1: the first failure
+ * alerts); returns the kinds of its deliveries so far, oldest first ('failure', 'recovered').
+ */
+export async function watchSourceFailures(
+  app: FastifyInstance,
+  adminToken: string,
+  sourceType: string,
+): Promise<() => Promise<string[]>> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/monitoring/notifications/settings',
+    headers: bearer(adminToken),
+    payload: {
+      name: 'Источники',
+      method: 'email',
+      recipients: ['ops@bank.test'],
+      subject: 'source_failure',
+      sourceType,
+      failureThreshold: 1,
+    },
+  });
+  const { id } = response.json<{ id: string }>();
+  return async () =>
+    (
+      await app.db.query<{ kind: string }>(
+        `SELECT payload->>'kind' AS kind FROM notification_deliveries WHERE rule_id = $1 ORDER BY created_at, id`,
+        [id],
+      )
+    ).rows.map((row) => row.kind);
+}
