@@ -81,6 +81,7 @@ export const texts = {
       provider: (name: string) => `Поставщик: ${name}`,
       requestsToday: (count: string, limit: string | null) =>
         limit === null ? `Запросов сегодня: ${count}` : `Запросов сегодня: ${count} из ${limit}`,
+      limitSpent: 'Дневной лимит исчерпан: остальные объекты будут запрошены завтра',
       coverage: (percent: string) => `Покрытие: ${percent} %`,
       waiting: (count: string) => `Ждут запроса: ${count}`,
       spend: (today: string, month: string) => `Расход: ${today} ₽ сегодня, ${month} ₽ за месяц`,

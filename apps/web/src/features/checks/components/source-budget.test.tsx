@@ -30,4 +30,12 @@ describe('SourceBudget', () => {
     expect(text).toContain('Покрытие: 30 %');
     expect(text).not.toContain('Расход');
   });
+
+  it('says when the day’s limit is spent (not a failure of the source), and not before', async () => {
+    const spent = visibleText(await render({ ...remote, requestsToday: 6000 }));
+    expect(spent).toMatch(/Запросов сегодня: 6\s000 из 6\s000/);
+    expect(spent).toContain('Дневной лимит исчерпан: остальные объекты будут запрошены завтра');
+    expect(visibleText(await render(remote))).not.toContain('Дневной лимит исчерпан');
+    expect(visibleText(await render({ ...remote, dailyLimit: null }))).not.toContain('Дневной лимит');
+  });
 });

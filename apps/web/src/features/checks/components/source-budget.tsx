@@ -9,6 +9,10 @@ const t = texts.checks.sources;
 const money = (value: number) =>
   value.toLocaleString('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** Today's requests reached the daily limit: ours, not the provider failing — the rest wait for tomorrow. */
+const limitSpent = (source: Source) =>
+  source.dailyLimit !== null && source.requestsToday !== null && source.requestsToday >= source.dailyLimit;
+
 /** A remote source's provider, requests today against the limit, coverage, and spend (admins get it). */
 export function SourceBudget({ source }: { source: Source }) {
   if (source.adapter !== 'remote') {
@@ -21,6 +25,7 @@ export function SourceBudget({ source }: { source: Source }) {
         formatNumber(source.requestsToday),
         source.dailyLimit === null ? null : formatNumber(source.dailyLimit),
       ),
+    limitSpent(source) && t.limitSpent,
     source.coverage !== null && t.coverage(formatNumber(Math.round(source.coverage * 1000) / 10)),
     source.itemsWaiting !== null && t.waiting(formatNumber(source.itemsWaiting)),
     source.spendToday != null &&
@@ -31,7 +36,7 @@ export function SourceBudget({ source }: { source: Source }) {
     <Tooltip title={t.budgetHint}>
       <span>
         {lines.map((line) => (
-          <Typography key={line} variant="body2">
+          <Typography key={line} variant="body2" color={line === t.limitSpent ? 'warning.main' : undefined}>
             {line}
           </Typography>
         ))}
