@@ -8,11 +8,9 @@
  * the limit, coverage as the sources screen shows it, and the next Moscow day (the budget's day and
  * the cached answers moved one day back, as the clock moving a day on would) continues with the rest.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { authEndpoints } from '@pledgewatch/contract';
@@ -38,24 +36,29 @@ const PASSWORD = 'bench-password';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const repoRoot = path.join(import.meta.dirname, '..');
 
-/** The provider stand-in: `GET /check?identifier=…` answers `{findings: []}` after the latency. */
+/**
+ * The provider stand-in (provider-stand-in.child.ts, its own process). `collect` moves the arrivals
+ * it noted since the last call into `arrivals`.
+ */
 async function startProvider() {
   const arrivals: { at: number; identifier: string }[] = [];
-  const server = http.createServer((request, response) => {
-    const identifier = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('identifier') ?? '';
-    arrivals.push({ at: performance.now(), identifier });
-    setTimeout(() => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"findings":[]}');
-    }, LATENCY_MS);
+  const child = fork(path.join(import.meta.dirname, 'provider-stand-in.child.ts'), [String(LATENCY_MS)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const [{ port }] = (await once(child, 'message')) as [{ port: number }];
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     arrivals,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    collect: async () => {
+      child.send({ type: 'take' });
+      const [message] = (await once(child, 'message')) as [{ arrivals: typeof arrivals }];
+      arrivals.push(...message.arrivals);
+    },
+    close: async () => {
+      child.send({ type: 'close' });
+      await Promise.race([once(child, 'exit'), sleep(5000)]);
+      child.kill('SIGKILL');
+    },
   };
 }
 
@@ -221,12 +224,26 @@ async function seedPortfolio(db: pg.Pool): Promise<string> {
   return email;
 }
 
-type Arrivals = { at: number; identifier: string }[];
+type StandIn = Pick<Awaited<ReturnType<typeof startProvider>>, 'arrivals' | 'collect'>;
 
 /** 1. No daily limit: the rate the provider saw, and the API's latency meanwhile. */
-async function measureRate(db: pg.Pool, setup: StackSetup, arrivals: Arrivals) {
+async function measureRate(db: pg.Pool, setup: StackSetup, { arrivals, collect }: StandIn) {
+  // The admissions by the database's clock too (a bench-only trigger): the limit bounds those; the
+  // provider sees them after each process's way to its socket.
+  await db.query(`CREATE TABLE bench_admissions (sent_at timestamptz NOT NULL);
+    CREATE FUNCTION bench_note_admission() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN INSERT INTO bench_admissions VALUES (NEW.sent_at); RETURN NULL; END $$;
+    CREATE TRIGGER bench_admissions AFTER INSERT ON source_rate_sends
+      FOR EACH ROW EXECUTE FUNCTION bench_note_admission()`);
   const stack = await startStack(setup);
   const first = await runOnce(db, stack);
+  await collect();
+  const { rows: admissions } = await db.query<{ at: number }>(
+    'SELECT extract(epoch FROM sent_at)::float8 * 1000 AS at FROM bench_admissions',
+  );
+  await db.query(
+    'DROP TRIGGER bench_admissions ON source_rate_sends; DROP FUNCTION bench_note_admission(); DROP TABLE bench_admissions',
+  );
   const times = arrivals.map((a) => a.at);
   const span = (Math.max(...times) - Math.min(...times)) / 1000;
   const achieved = (times.length - 1) / span;
@@ -241,16 +258,29 @@ async function measureRate(db: pg.Pool, setup: StackSetup, arrivals: Arrivals) {
       `(ratio ${(achieved / RATE).toFixed(3)}); busiest second ${busiest} (limit ${RATE}); asked twice ${askedTwice}; ` +
       `API p50 ${percentile(first.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${first.latencies.length} calls`,
   );
+  // Whole seconds from the first arrival: how steady the rate was, and where it fell short.
+  const start = Math.min(...times);
+  const perSecond = new Array(Math.ceil(span) || 1).fill(0) as number[];
+  for (const at of times) {
+    perSecond[Math.min(perSecond.length - 1, Math.floor((at - start) / 1000))]!++;
+  }
+  const sortedSeconds = perSecond.toSorted((a, b) => a - b);
+  console.log(
+    `  per second at the provider: p10 ${percentile(sortedSeconds, 10)}, p50 ${percentile(sortedSeconds, 50)}, max ${sortedSeconds.at(-1)}; ` +
+      `${perSecond.filter((n) => n < RATE * 0.9).length} of ${perSecond.length} seconds under 90 % of the limit; ` +
+      `admitted (database clock): busiest second ${busiestSecond(admissions.map((row) => row.at))} of ${admissions.length}`,
+  );
   await stack.stop();
   return { achieved, busiest, askedTwice, p99 };
 }
 
 /** 2. A daily limit: the run stops at it, and the next day continues with the rest. */
-async function measureDailyLimit(db: pg.Pool, setup: StackSetup, arrivals: Arrivals) {
+async function measureDailyLimit(db: pg.Pool, setup: StackSetup, { arrivals, collect }: StandIn) {
   await db.query(`DELETE FROM source_cache; DELETE FROM source_request_days`);
   arrivals.length = 0;
   const stack = await startStack(setup, DAILY_LIMIT);
   await runOnce(db, stack);
+  await collect();
   const dayOne = arrivals.length;
   const coverage = await coverageOf(stack);
   console.log(
@@ -262,6 +292,7 @@ async function measureDailyLimit(db: pg.Pool, setup: StackSetup, arrivals: Arriv
     `UPDATE source_cache SET fetched_at = fetched_at - interval '1 day', expires_at = expires_at - interval '1 day'`,
   );
   await runOnce(db, stack);
+  await collect();
   const dayTwoIds = arrivals.slice(dayOne).map((a) => a.identifier);
   const dayOneIds = new Set(arrivals.slice(0, dayOne).map((a) => a.identifier));
   const repeated = dayTwoIds.filter((identifier) => dayOneIds.has(identifier)).length;
@@ -288,8 +319,8 @@ export async function benchProviders(context: BenchContext): Promise<void> {
       email,
       stops,
     };
-    const { achieved, busiest, askedTwice, p99 } = await measureRate(db, setup, provider.arrivals);
-    const { coverage, dayTwoNew } = await measureDailyLimit(db, setup, provider.arrivals);
+    const { achieved, busiest, askedTwice, p99 } = await measureRate(db, setup, provider);
+    const { coverage, dayTwoNew } = await measureDailyLimit(db, setup, provider);
     console.log(
       `RESULT providers rate_ratio=${(achieved / RATE).toFixed(3)} busiest_second=${busiest} asked_twice=${askedTwice} ` +
         `coverage=${coverage} day2_new=${dayTwoNew} api_p99_ms=${p99.toFixed(1)}`,

@@ -31,6 +31,10 @@ const server = http.createServer((request, response) => {
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as AddressInfo).port;
+let connections = 0;
+server.on('connection', () => {
+  connections++;
+});
 
 // A TCP service that is not HTTP: it answers garbage, or drops the connection.
 const raw = net.createServer((socket) => {
@@ -242,6 +246,28 @@ describe('outboundRequest: connecting', () => {
     });
     expect(response.status).toBe(302);
     expect(hits.map((hit) => hit.path)).toEqual(['/redirect']);
+  });
+});
+
+describe('connections', () => {
+  it('keeps the connection to an operator’s (trusted) host for the next request; a guarded one connects afresh each time', async () => {
+    const before = connections;
+    for (let i = 0; i < 5; i++) {
+      const response = await outboundRequest(`http://127.0.0.1:${port}/kept`, {
+        timeoutMs: 2000,
+        policy: { allowedRanges: [], trusted: true },
+        readBody: true,
+      });
+      expect(response.body.toString()).toBe('internal secret body');
+    }
+    // A provider asked hundreds of times a second: a handshake per request would cost each one.
+    expect(connections - before).toBe(1);
+    const guarded = connections;
+    for (let i = 0; i < 3; i++) {
+      await outboundRequest(`http://127.0.0.1:${port}/fresh`, { timeoutMs: 2000, policy: loopbackAllowed });
+    }
+    // Checked addresses are pinned per request: no connection outlives its check.
+    expect(connections - guarded).toBe(3);
   });
 });
 
