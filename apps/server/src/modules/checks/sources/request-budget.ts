@@ -112,9 +112,10 @@ export async function pauseAccount(db: Queryable, account: string, ms: number): 
  * (one every window / rate, SEND_BURST_MS of slack), and takes it, across all processes
  * (take_source_send, 0106 and 0107): the admission and its recorded send time are one call under
  * the source's row lock, so no more than `rateLimit` requests are admitted in any window whatever
- * the waiters' timing, and they are spread over it rather than sent in one burst. A waiter that finds the window full is given a wake-up time in line (so that
- * waiters do not all ask at once); one that wakes late, or finds the room taken, simply asks again
- * and is told when the window has room: no capacity is held for it, so none is lost.
+ * the waiters' timing, and they are spread over it rather than sent in one burst. A waiter that
+ * finds the window full is given a wake-up time in line (so that waiters do not all ask at once);
+ * one that wakes late, or finds the room taken, simply asks again and is told when the window has
+ * room: no capacity is held for it, so none is lost.
  * Returns the recorded send time (epoch ms, the database's clock).
  */
 export async function waitForSend(db: Queryable, type: SourceType, rateLimit: number): Promise<number> {
