@@ -1357,6 +1357,62 @@ BEGIN
   END LOOP;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.reserve_source_send(p_type text, p_day date, p_daily_limit integer, p_price numeric, p_account text, p_rate integer, p_window_ms double precision, p_spacing_ms double precision, p_burst_ms double precision)
+ RETURNS TABLE(outcome text, send_at_ms double precision, wait_ms double precision)
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_window interval := p_window_ms * interval '1 millisecond';
+  v_spacing interval := p_spacing_ms * interval '1 millisecond';
+  v_burst interval := p_burst_ms * interval '1 millisecond';
+  v_paced timestamptz;
+  v_now timestamptz;
+  v_pause timestamptz;
+  v_last timestamptz;
+  v_blocker timestamptz;
+  v_at timestamptz;
+  v_counted integer;
+BEGIN
+  IF p_rate < 1 THEN
+    RAISE EXCEPTION 'reserve_source_send: p_rate must be at least 1 (got %)', p_rate;
+  END IF;
+  INSERT INTO source_rate_slots AS s (source_type, next_slot) VALUES (p_type, '-infinity')
+  ON CONFLICT (source_type) DO UPDATE SET next_slot = s.next_slot
+  RETURNING s.paced_until INTO v_paced;
+  -- After the lock: no booking of this source can come between this clock and the insert below.
+  v_now := clock_timestamp();
+  SELECT p.paused_until INTO v_pause FROM source_pauses p
+   WHERE p.account = p_account AND p.paused_until > v_now;
+  IF v_pause IS NOT NULL THEN
+    RETURN QUERY SELECT 'paused'::text, NULL::float8, extract(epoch FROM v_pause - v_now)::float8 * 1000;
+    RETURN;
+  END IF;
+  INSERT INTO source_request_days AS d (source_type, day, requests, spend)
+  SELECT p_type, p_day, 1, p_price WHERE p_daily_limit IS NULL OR p_daily_limit > 0
+  ON CONFLICT (source_type, day) DO UPDATE SET requests = d.requests + 1, spend = d.spend + p_price
+   WHERE p_daily_limit IS NULL OR d.requests < p_daily_limit;
+  GET DIAGNOSTICS v_counted = ROW_COUNT;
+  IF v_counted = 0 THEN
+    RETURN QUERY SELECT 'daily_limit'::text, NULL::float8, 0::float8;
+    RETURN;
+  END IF;
+  SELECT max(r.sent_at) INTO v_last FROM source_rate_sends r WHERE r.source_type = p_type;
+  v_at := greatest(v_now, v_paced - v_burst, coalesce(v_last, v_now));
+  -- The p_rate-th newest send in the window before v_at: while it is there, the window is full.
+  SELECT r.sent_at INTO v_blocker FROM source_rate_sends r
+   WHERE r.source_type = p_type AND r.sent_at > v_at - v_window
+   ORDER BY r.sent_at DESC OFFSET p_rate - 1 LIMIT 1;
+  IF v_blocker IS NOT NULL THEN
+    v_at := v_blocker + v_window;
+  END IF;
+  INSERT INTO source_rate_sends (source_type, sent_at) VALUES (p_type, v_at);
+  DELETE FROM source_rate_sends r WHERE r.source_type = p_type AND r.sent_at <= v_now - v_window;
+  UPDATE source_rate_slots SET paced_until = greatest(v_paced, v_at - v_burst) + v_spacing
+   WHERE source_type = p_type;
+  RETURN QUERY SELECT 'reserved'::text, extract(epoch FROM v_at)::float8 * 1000,
+    extract(epoch FROM v_at - v_now)::float8 * 1000;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.statistics_delivery_changed()
  RETURNS trigger
  LANGUAGE plpgsql

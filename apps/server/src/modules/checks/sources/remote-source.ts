@@ -35,11 +35,11 @@ export const RETRY_AFTER_MAX_WAIT_MS = 10_000;
  * The Retry-After pause of a provider account (address and token), as one source's requests see it.
  * It is kept in PostgreSQL (source_pauses, request-budget.ts), not in the process: a 429 to one
  * worker must stop the app and the other workers too, as each refused request is counted and may be
- * paid. It costs no round trip per request: the pause is read in the statement that counts the
+ * paid. It costs no round trip per request: the pause is read in the statement that books the
  * request (takeRequest), which every request makes anyway — cheaper than a local view refreshed now
- * and then, and never stale. The one extra write is made per 429 with Retry-After. A request that was
- * already counted and is waiting for the rate window when another process is refused is sent; that
- * window is short (under the rate limit's second).
+ * and then, and never stale. The one extra write is made per 429 with Retry-After. A request already
+ * booked when another process is refused is sent at its time: the bookings ahead are the requests
+ * in flight spread at the rate (under a second at the default concurrency and 200 ms answers).
  */
 function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfig) {
   const account = accountKey(config.url, config.token);
@@ -56,7 +56,7 @@ function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfi
         if (taken === DAILY_LIMIT_REACHED) {
           throw new ProviderFailure('daily_limit');
         }
-        if (taken === 'ok') {
+        if ('sendAtMs' in taken) {
           return;
         }
         if (taken.pausedMs > RETRY_AFTER_MAX_WAIT_MS) {

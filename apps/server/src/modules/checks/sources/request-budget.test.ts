@@ -2,18 +2,18 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../../../db/pool.ts';
 import { buildTestApp } from '../../../testing/test-app.ts';
+import { sendTurn } from '../testing/send-turn.ts';
 import {
   accountKey,
   busiestSecond,
-  countRequest,
   listRequestTotals,
   pauseAccount,
   requestsLeftToday,
   SEND_BURST_MS,
   SEND_GUARD_MS,
   takeRequest,
-  waitForSend,
 } from './request-budget.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../../..');
@@ -55,7 +55,7 @@ describe('the rate limit of a source', () => {
       takeInProcess('wanted', rate, 40, 8),
     ]);
     const all = [...first!, ...second!];
-    // Every request was admitted (none lost), each with the send time recorded at its admission.
+    // Every request got its turn (none lost), each with the send time booked for it.
     expect(all).toHaveLength(80);
     expect(new Set(all).size).toBe(80);
     // Each process alone paced at 20/s would have sent 40 in 2 s: together 20 in any second.
@@ -81,7 +81,7 @@ describe('the rate limit of a source', () => {
         pools.flatMap((pool) =>
           Array.from({ length: 6 }, async () => {
             while (Date.now() < until) {
-              sent.push(await waitForSend(pool, 'restrictions', rate));
+              sent.push(await sendTurn(pool, 'restrictions', rate));
             }
           }),
         ),
@@ -105,7 +105,7 @@ describe('the rate limit of a source', () => {
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         for (let i = 0; i < 2; i++) {
-          sent.push(await waitForSend(app.db, 'bankruptcy', rate));
+          sent.push(await sendTurn(app.db, 'pledges', rate));
         }
       }),
     );
@@ -116,46 +116,66 @@ describe('the rate limit of a source', () => {
     expect(busiestSecond(sent, 200)).toBeLessThanOrEqual(Math.floor((200 + SEND_BURST_MS) / spacing) + 1);
   });
 
-  it('records nothing for a refused ask, admits a waiter that comes back late, and cleans old sends', async () => {
+  it('books the next request when the oldest send leaves a full window, and cleans old sends', async () => {
     const rate = 5;
-    // Fill the window, then ask once more: the window is full, so a wake-up time comes back and
-    // nothing is recorded for the refused ask.
-    for (let i = 0; i < rate; i++) {
-      await waitForSend(app.db, 'passport', rate);
-    }
-    const { rows } = await app.db.query<{ admitted: boolean; wait_ms: number }>(
-      'SELECT admitted, wait_ms FROM take_source_send($1, $2, $3, false)',
-      ['passport', rate, 1000 + SEND_GUARD_MS],
+    const windowMs = 1000 + SEND_GUARD_MS;
+    const sent = await Promise.all(Array.from({ length: rate }, () => sendTurn(app.db, 'passport', rate)));
+    const first = Math.min(...sent);
+    // The window is full: the next is booked when the first leaves it, not before.
+    const { rows } = await app.db.query<{ outcome: string; send_at_ms: number; wait_ms: number }>(
+      'SELECT outcome, send_at_ms, wait_ms FROM reserve_source_send($1, $2, NULL, 0, NULL, $3, $4, $5, $6)',
+      ['passport', '2026-11-27', rate, windowMs, windowMs / rate, SEND_BURST_MS],
     );
-    expect(rows[0]!.admitted).toBe(false);
+    expect(rows[0]!.outcome).toBe('reserved');
+    expect(rows[0]!.send_at_ms - first).toBeGreaterThanOrEqual(windowMs - 0.01);
+    expect(rows[0]!.send_at_ms - first).toBeLessThan(windowMs + 5);
     expect(rows[0]!.wait_ms).toBeGreaterThan(0);
-    expect(rows[0]!.wait_ms).toBeLessThanOrEqual(1000 + SEND_GUARD_MS);
     const recorded = async () =>
       (
         await app.db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM source_rate_sends WHERE source_type = 'passport'`,
         )
       ).rows[0]!.n;
-    expect(await recorded()).toBe(rate);
-    // Long after its wake-up time (a late waiter): it is simply admitted, and old sends are cleaned.
-    await new Promise((resolve) => setTimeout(resolve, 1000 + SEND_GUARD_MS + 300));
-    const { rows: late } = await app.db.query<{ admitted: boolean }>(
-      'SELECT admitted FROM take_source_send($1, $2, $3, true)',
-      ['passport', rate, 1000 + SEND_GUARD_MS],
-    );
-    expect(late[0]!.admitted).toBe(true);
+    expect(await recorded()).toBe(rate + 1);
+    // Two windows on, a booking cleans every send older than the window.
+    await new Promise((resolve) => setTimeout(resolve, 2 * windowMs + 100));
+    await sendTurn(app.db, 'passport', rate);
     expect(await recorded()).toBe(1);
   });
 
-  it('a limit under one a second lets one request into each 1/rate seconds', async () => {
-    const first = await waitForSend(app.db, 'enforcement', 0.5);
-    const { rows } = await app.db.query<{ admitted: boolean; wait_ms: number }>(
-      'SELECT admitted, wait_ms FROM take_source_send($1, 1, $2, false)',
-      ['enforcement', 2000 + SEND_GUARD_MS],
+  it('a limit under one a second books one request into each 1/rate seconds', async () => {
+    const first = await sendTurn(app.db, 'enforcement', 0.5);
+    const windowMs = 2000 + SEND_GUARD_MS;
+    const { rows } = await app.db.query<{ outcome: string; send_at_ms: number; wait_ms: number }>(
+      'SELECT outcome, send_at_ms, wait_ms FROM reserve_source_send($1, $2, NULL, 0, NULL, 1, $3, $3, $4)',
+      ['enforcement', '2026-11-27', windowMs, SEND_BURST_MS],
     );
-    expect(rows[0]!.admitted).toBe(false);
+    expect(rows[0]!.outcome).toBe('reserved');
+    expect(rows[0]!.send_at_ms - first).toBeGreaterThanOrEqual(windowMs - 0.01);
     expect(rows[0]!.wait_ms).toBeGreaterThan(1000);
-    expect(first).toBeGreaterThan(0);
+  });
+
+  it('costs one round trip per request, and the request waits for no statement after its turn', async () => {
+    // Three statements a request (count it, ask for a place in line, ask again to be admitted) each
+    // handed a busy worker's core to the backend it woke, and the admission came back tens of ms late.
+    let statements = 0;
+    const counting: Queryable = {
+      query: ((...args: Parameters<Queryable['query']>) => {
+        statements++;
+        return (app.db.query as (...a: unknown[]) => unknown)(...args);
+      }) as Queryable['query'],
+    };
+    const config = { rateLimit: 20, dailyLimit: 100, price: 1 };
+    const account = accountKey('https://provider.test', 'round-trips');
+    for (let i = 0; i < 10; i++) {
+      const before = statements;
+      const taken = await takeRequest(counting, 'accidents', config, { account });
+      expect(taken).toEqual({ sendAtMs: expect.any(Number) });
+      expect(statements - before).toBe(1);
+      // Its booked time has come when the turn is handed over: the request is sent at once.
+      expect(Date.now()).toBeGreaterThanOrEqual(Math.floor((taken as { sendAtMs: number }).sendAtMs) - 1);
+    }
+    expect(await requestsLeftToday(app.db, 'accidents', 100)).toBe(90);
   });
 });
 
@@ -169,10 +189,18 @@ describe('the daily limit and the price of a source', () => {
     for (let i = 0; i < 5; i++) {
       taken.push(await takeRequest(app.db, 'accidents', config, { now: evening }));
     }
-    expect(taken).toEqual(['ok', 'ok', 'ok', 'daily_limit', 'daily_limit']);
+    expect(taken.map((turn) => (typeof turn === 'string' ? turn : 'sendAtMs' in turn))).toEqual([
+      true,
+      true,
+      true,
+      'daily_limit',
+      'daily_limit',
+    ]);
     expect(await requestsLeftToday(app.db, 'accidents', 3, evening)).toBe(0);
     expect(await requestsLeftToday(app.db, 'accidents', 3, morning)).toBe(3);
-    expect(await takeRequest(app.db, 'accidents', config, { now: morning })).toBe('ok');
+    expect(await takeRequest(app.db, 'accidents', config, { now: morning })).toEqual({
+      sendAtMs: expect.any(Number),
+    });
 
     const totals = await listRequestTotals(app.db, morning);
     expect(totals.find((row) => row.source_type === 'accidents')).toEqual({
@@ -185,9 +213,11 @@ describe('the daily limit and the price of a source', () => {
   });
 
   it('a limit of 0 takes nothing; no limit takes everything', async () => {
-    expect(await countRequest(app.db, 'registration', { dailyLimit: 0 })).toBe(false);
+    expect(await takeRequest(app.db, 'registration', { rateLimit: 1000, dailyLimit: 0 })).toBe('daily_limit');
     for (let i = 0; i < 5; i++) {
-      expect(await countRequest(app.db, 'registration', {})).toBe(true);
+      expect(await takeRequest(app.db, 'registration', { rateLimit: 1000 })).toEqual({
+        sendAtMs: expect.any(Number),
+      });
     }
     expect(await requestsLeftToday(app.db, 'registration', undefined)).toBeNull();
   });
@@ -209,7 +239,7 @@ describe('the daily limit and the price of a source', () => {
       await takeRequest(app.db, 'bankruptcy', config, {
         account: accountKey('https://provider.test', 'key-2'),
       }),
-    ).toBe('ok');
+    ).toEqual({ sendAtMs: expect.any(Number) });
     expect(await requestsLeftToday(app.db, 'bankruptcy', 10)).toBe(9);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The request budget of a remote source, shared by every app and worker process through PostgreSQL
- * (0063_source_request_budget.sql; the rate window, 0106): SOURCE_<TYPE>_RATE_LIMIT requests per
- * second across all of them, SOURCE_<TYPE>_DAILY_LIMIT requests per Moscow day, SOURCE_<TYPE>_PRICE roubles per request.
+ * (0063_source_request_budget.sql; the rate window, 0106; pacing, 0107; one booking per request,
+ * 0109): SOURCE_<TYPE>_RATE_LIMIT requests per second across all of them, SOURCE_<TYPE>_DAILY_LIMIT requests per Moscow day, SOURCE_<TYPE>_PRICE roubles per request.
  * Every outgoing request to a provider (each retry too: the provider counts and bills it) takes one.
  * A provider's Retry-After pauses its account for every process (source_pauses, 0108).
  */
@@ -23,70 +23,21 @@ export interface RequestBudgetConfig {
 export const DAILY_LIMIT_REACHED = 'daily_limit';
 
 /**
- * The rate limit's window is this much longer than a second. The window bounds the admissions by the
- * database's clock; a request reaches the provider a little after its admission (the answer's way
- * back, the event loop, the socket), and that delay varies. A window of 1 s + SEND_GUARD_MS keeps
- * at most `rate` requests in any second at the provider while the delays differ by less than this.
+ * The rate limit's window is this much longer than a second. The window bounds the send times booked
+ * by the database's clock; a request reaches the provider a little after its booked time (the timer,
+ * the event loop, the socket), and that delay varies. A window of 1 s + SEND_GUARD_MS keeps at most
+ * `rate` requests in any second at the provider while the delays differ by less than this.
  * The price: at most 3 % under the limit.
  */
 export const SEND_GUARD_MS = 30;
 
 /**
- * Admissions are spaced one interval apart (the window over the limit: 5.15 ms at 200/s, 0107); a
- * waiter that comes up to this much late keeps the interval it was late by, so a busy event loop
- * does not lower the rate, and after an idle spell at most this much's worth goes at once.
+ * Bookings are spaced one interval apart (the window over the limit: 5.15 ms at 200/s, 0107); after
+ * an idle spell at most this much's worth is booked at once.
  */
 export const SEND_BURST_MS = 25;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Counts one request of the source against its Moscow day (`now`'s): the request count and the
- * spend go up together, only while the count is below the daily limit. false: the limit is spent.
- */
-export async function countRequest(
-  db: Queryable,
-  type: SourceType,
-  config: Pick<RequestBudgetConfig, 'dailyLimit' | 'price'>,
-  now: Date = new Date(),
-): Promise<boolean> {
-  return (await countUnlessPaused(db, type, config, { now })).counted;
-}
-
-/**
- * countRequest, unless the provider account (accountKey) is paused by a Retry-After (source_pauses,
- * 0108): then nothing is counted and the pause left (ms, the database's clock) comes back. The pause
- * is read in the counting statement itself, so honouring it in every process costs no round trip.
- */
-async function countUnlessPaused(
-  db: Queryable,
-  type: SourceType,
-  config: Pick<RequestBudgetConfig, 'dailyLimit' | 'price'>,
-  options: { now?: Date; account?: string },
-): Promise<{ counted: boolean; pausedMs: number | null }> {
-  const { rows } = await db.query<{ counted: boolean; paused_ms: number | null }>(
-    `WITH pause AS (
-       SELECT extract(epoch FROM p.paused_until - c.at)::float8 * 1000 AS ms
-         FROM source_pauses p, (SELECT clock_timestamp() AS at) c
-        WHERE p.account = $5 AND p.paused_until > c.at
-     ), counted AS (
-       INSERT INTO source_request_days AS d (source_type, day, requests, spend)
-       SELECT $1, $2::date, 1, $4 WHERE ($3::int IS NULL OR $3 > 0) AND NOT EXISTS (SELECT FROM pause)
-       ON CONFLICT (source_type, day) DO UPDATE SET requests = d.requests + 1, spend = d.spend + $4
-        WHERE $3::int IS NULL OR d.requests < $3
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT FROM counted) AS counted, (SELECT ms FROM pause) AS paused_ms`,
-    [
-      type,
-      moscowDate(options.now ?? new Date()),
-      config.dailyLimit ?? null,
-      config.price ?? 0,
-      options.account ?? null,
-    ],
-  );
-  return { counted: rows[0]!.counted, pausedMs: rows[0]!.paused_ms };
-}
 
 /** The key of a provider account in source_pauses: a hash of its address and token, never the token. */
 export const accountKey = (url: string, token: string | undefined): string =>
@@ -96,7 +47,7 @@ export const accountKey = (url: string, token: string | undefined): string =>
 
 /**
  * Pauses a provider account for `ms` (its Retry-After) in every process: no request to it is counted
- * or sent before then (takeRequest). A pause only ever moves forward.
+ * or booked before then (takeRequest). A pause only ever moves forward.
  */
 export async function pauseAccount(db: Queryable, account: string, ms: number): Promise<void> {
   await db.query(
@@ -107,59 +58,62 @@ export async function pauseAccount(db: Queryable, account: string, ms: number): 
   );
 }
 
-/**
- * Waits until the source's window of 1 s (+ SEND_GUARD_MS) has room and its pacing allows a request
- * (one every window / rate, SEND_BURST_MS of slack), and takes it, across all processes
- * (take_source_send, 0106 and 0107): the admission and its recorded send time are one call under
- * the source's row lock, so no more than `rateLimit` requests are admitted in any window whatever
- * the waiters' timing, and they are spread over it rather than sent in one burst. A waiter that
- * finds the window full is given a wake-up time in line (so that waiters do not all ask at once);
- * one that wakes late, or finds the room taken, simply asks again and is told when the window has
- * room: no capacity is held for it, so none is lost.
- * Returns the recorded send time (epoch ms, the database's clock).
- */
-export async function waitForSend(db: Queryable, type: SourceType, rateLimit: number): Promise<number> {
-  // In whole requests: a limit of 2.5/s lets 2 into any second; one under 1/s lets 1 into 1/rate s.
-  const count = rateLimit >= 1 ? Math.floor(rateLimit) : 1;
-  const windowMs = (rateLimit >= 1 ? 1000 : 1000 / rateLimit) + SEND_GUARD_MS;
-  const spacingMs = windowMs / count;
-  for (let queued = false; ; queued = true) {
-    const { rows } = await db.query<{ admitted: boolean; sent_at_ms: number | null; wait_ms: number }>(
-      'SELECT admitted, sent_at_ms, wait_ms FROM take_source_send($1, $2, $3, $4, $5, $6)',
-      [type, count, windowMs, queued, spacingMs, SEND_BURST_MS],
-    );
-    const { admitted, sent_at_ms, wait_ms } = rows[0]!;
-    if (admitted) {
-      return sent_at_ms!;
-    }
-    // Both ends of wait_ms are the database's clock, and the sleep starts after its answer came
-    // back: never early. A floor of 1 ms keeps a rounding error from asking in a tight loop.
-    await sleep(Math.max(1, Math.ceil(wait_ms)));
-  }
+/** A request's turn, reached: its booked send time (epoch ms, the database's clock). */
+export interface SendTurn {
+  sendAtMs: number;
 }
 
 /**
- * One request of the source: counted against today's limit and priced, then admitted under the
- * rate limit (waitForSend). Returns DAILY_LIMIT_REACHED, without waiting, when the day's
- * limit is spent: the caller must not send the request (and must not take the item as asked).
- * With `account` (accountKey), returns `{ pausedMs }` without counting while a Retry-After pauses
- * that provider account (pauseAccount): the caller waits it out and asks again, or gives up.
+ * One request of the source, in one round trip (reserve_source_send, 0109): unless the provider
+ * account (`account`, accountKey) is paused by a Retry-After, the request is counted against today's
+ * limit and priced, and its send time is booked under the source's row lock: the first time at
+ * which the window of 1 s (+ SEND_GUARD_MS) has room and the pacing allows it (one every window /
+ * rate, SEND_BURST_MS of slack), across all processes. Then it sleeps until that time, and the caller
+ * sends at once, with no statement between the booking and its socket. Bookings never move back in
+ * time, so no more than `rateLimit` are booked into any window whatever the processes' timing; a
+ * process that dies holding one leaves its time unused, never over the limit.
+ * Returns DAILY_LIMIT_REACHED, without waiting, when the day's limit is spent (the caller must not
+ * send, and must not take the item as asked), and `{ pausedMs }`, counting nothing, while a
+ * Retry-After pauses the account (pauseAccount): the caller waits it out and asks again, or gives up.
  */
 export async function takeRequest(
   db: Queryable,
   type: SourceType,
   config: RequestBudgetConfig,
   options: { now?: Date; account?: string } = {},
-): Promise<'ok' | typeof DAILY_LIMIT_REACHED | { pausedMs: number }> {
-  const { counted, pausedMs } = await countUnlessPaused(db, type, config, options);
-  if (pausedMs !== null) {
-    return { pausedMs };
+): Promise<SendTurn | typeof DAILY_LIMIT_REACHED | { pausedMs: number }> {
+  const { rateLimit } = config;
+  // In whole requests: a limit of 2.5/s lets 2 into any second; one under 1/s lets 1 into 1/rate s.
+  const count = rateLimit >= 1 ? Math.floor(rateLimit) : 1;
+  const windowMs = (rateLimit >= 1 ? 1000 : 1000 / rateLimit) + SEND_GUARD_MS;
+  const { rows } = await db.query<{
+    outcome: 'reserved' | 'paused' | 'daily_limit';
+    send_at_ms: number | null;
+    wait_ms: number;
+  }>('SELECT outcome, send_at_ms, wait_ms FROM reserve_source_send($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+    type,
+    moscowDate(options.now ?? new Date()),
+    config.dailyLimit ?? null,
+    config.price ?? 0,
+    options.account ?? null,
+    count,
+    windowMs,
+    windowMs / count,
+    SEND_BURST_MS,
+  ]);
+  const { outcome, send_at_ms, wait_ms } = rows[0]!;
+  if (outcome === 'paused') {
+    return { pausedMs: wait_ms };
   }
-  if (!counted) {
+  if (outcome === 'daily_limit') {
     return DAILY_LIMIT_REACHED;
   }
-  await waitForSend(db, type, config.rateLimit);
-  return 'ok';
+  // Both ends of wait_ms are the database's clock, and the sleep starts after its answer came back:
+  // never early.
+  if (wait_ms > 0) {
+    await sleep(Math.ceil(wait_ms));
+  }
+  return { sendAtMs: send_at_ms! };
 }
 
 export interface RequestDayRow {

@@ -1,10 +1,10 @@
 /**
  * One process taking requests from a source's budget (request-budget.test.ts starts two): prints a
- * JSON line with the send time each request was admitted at (recorded by the database's clock).
+ * JSON line with the send time booked for each request (by the database's clock).
  */
 import type { SourceType } from '@pledgewatch/contract';
 import { createPool } from '../../../db/pool.ts';
-import { waitForSend } from '../sources/request-budget.ts';
+import { sendTurn } from './send-turn.ts';
 
 const [databaseUrl, type, rate, count, concurrency] = process.argv.slice(2) as [
   string,
@@ -20,7 +20,7 @@ await Promise.all(
   Array.from({ length: Number(concurrency) }, async () => {
     while (left > 0) {
       left--;
-      sent.push(await waitForSend(db, type, Number(rate)));
+      sent.push(await sendTurn(db, type, Number(rate)));
     }
   }),
 );
