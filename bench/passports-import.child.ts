@@ -1,9 +1,11 @@
 /**
  * Runs one import of the MVD list through the real job path (queued as the API queues it, then the
  * job's runSourceImport) in its own process, so the parent can report this process's peak RSS.
- * Prints one JSON line.
+ * Its connections and its decompression run at the job's OS priority (JOBS_DB_NICE's default), as
+ * in the app and the workers. Prints one JSON line.
  */
 import { randomUUID } from 'node:crypto';
+import { jobBackendPriority } from '../apps/server/src/db/backend-priority.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
 import type { JobQueue } from '../apps/server/src/jobs/job-definition.ts';
 import {
@@ -12,7 +14,10 @@ import {
 } from '../apps/server/src/modules/checks/passport-list/passport-list.service.ts';
 
 const [databaseUrl, filePath] = process.argv.slice(2) as [string, string];
-const db = createPool(databaseUrl, 3);
+const nice = Number(process.env.JOBS_DB_NICE ?? 10);
+const db = createPool(databaseUrl, 3, 'pledgewatch-jobs', {
+  onConnect: jobBackendPriority(nice, { info: () => {} }),
+});
 // The job is run in-process below; the queue only has to accept the send.
 const queue = { send: async () => null } as unknown as JobQueue;
 let peak = 0;
@@ -30,7 +35,7 @@ const importId = await queueListImport(db, queue, {
 });
 await runSourceImport({
   db,
-  config: { uploadMaxUnzippedBytes: 64 * 1024 ** 3 },
+  config: { uploadMaxUnzippedBytes: 64 * 1024 ** 3, jobsDbNice: nice },
   importId,
   lastAttempt: true,
   onPhase: (phase) => {

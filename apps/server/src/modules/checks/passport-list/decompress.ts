@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
+import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import unbzip2 from 'unbzip2-stream';
 import { PassportListError } from './passport-list-format.ts';
@@ -33,9 +34,21 @@ export function hasBunzip2(): boolean {
   return bunzip2Found;
 }
 
-/** bunzip2 as a child process: the file in, the text out; a broken archive ends it with an error. */
-function bunzip2Stream(file: Readable): Readable {
+/**
+ * bunzip2 as a child process: the file in, the text out; a broken archive ends it with an error.
+ * It takes a whole core for the import's first third, so it runs at the job's lower OS priority
+ * (`nice`, JOBS_DB_NICE): checks and the API keep the cores they need, the import every cycle they
+ * leave idle.
+ */
+function bunzip2Stream(file: Readable, nice: number): Readable {
   const child = spawn('bunzip2', ['-c'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  if (nice > 0 && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, nice);
+    } catch {
+      // Not allowed to lower it (a sandbox): it decompresses at the app's priority.
+    }
+  }
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   file.on('error', (error) => out.destroy(error));
   child.stdin.on('error', () => {}); // bunzip2 gave up on the input: its exit code says why
@@ -79,6 +92,8 @@ export async function* openListText(options: {
   maxBytes: number;
   /** false: the pure-JavaScript decoder even where bunzip2 is installed (tests of both paths). */
   useBunzip2?: boolean;
+  /** The OS priority (nice) bunzip2 runs at; 0 by default (the file's head is read in a request). */
+  nice?: number;
   onRead?: (bytes: number) => void;
 }): AsyncGenerator<Buffer> {
   const bz2 = isBzip2(await readFileHead(options.path));
@@ -94,7 +109,7 @@ export async function* openListText(options: {
   }
   let stream: Readable = file;
   if (bz2 && options.useBunzip2 !== false && hasBunzip2()) {
-    stream = bunzip2Stream(file);
+    stream = bunzip2Stream(file, options.nice ?? 0);
   } else if (bz2) {
     // unbzip2-stream is an old-style stream: piped into a PassThrough to be read with for await.
     const inflate = unbzip2();

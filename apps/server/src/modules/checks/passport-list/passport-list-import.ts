@@ -39,6 +39,8 @@ export async function importPassportList(options: {
   dropGraceMs?: number;
   /** false: the pure-JavaScript bzip2 decoder even where bunzip2 is installed. */
   useBunzip2?: boolean;
+  /** The OS priority (nice) of the decompression (JOBS_DB_NICE); 0: the process's own. */
+  nice?: number;
   /** Called after each phase (tests and the fault suite stop the import there). */
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<PassportListImportResult | { failure: string }> {
@@ -78,6 +80,7 @@ export async function importPassportList(options: {
         fileName: options.fileName,
         maxBytes: options.maxTextBytes,
         useBunzip2: options.useBunzip2,
+        nice: options.nice,
         onRead: (bytes) => {
           bytesRead = bytes;
         },

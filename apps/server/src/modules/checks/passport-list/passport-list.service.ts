@@ -226,7 +226,8 @@ export async function receiveSourceFile(options: {
  */
 export async function runSourceImport(options: {
   db: pg.Pool;
-  config: Pick<AppConfig, 'uploadMaxUnzippedBytes'>;
+  /** jobsDbNice: the decompression's OS priority, as the job's database connections'. */
+  config: Pick<AppConfig, 'uploadMaxUnzippedBytes'> & Partial<Pick<AppConfig, 'jobsDbNice'>>;
   importId: string;
   lastAttempt: boolean;
   dropGraceMs?: number;
@@ -251,6 +252,7 @@ export async function runSourceImport(options: {
         maxTextBytes: options.config.uploadMaxUnzippedBytes,
         dropGraceMs: options.dropGraceMs,
         useBunzip2: options.useBunzip2,
+        nice: options.config.jobsDbNice,
         onPhase: options.onPhase,
       });
     } else {
