@@ -2,6 +2,7 @@ import { type EndpointQuery, type PledgeEventsResponse, pledgeEndpoints } from '
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import { SHARED_WORK_STALE_MS } from './shared-work';
 
 export type PledgeEventsFilter = EndpointQuery<typeof pledgeEndpoints.events>;
 
@@ -9,7 +10,11 @@ export const getPledgeEvents = (query: PledgeEventsFilter): Promise<PledgeEvents
   callEndpoint(pledgeEndpoints.events, { query: { ...query, lapsing: query.lapsing || undefined } });
 
 export const pledgeEventsQueryOptions = (query: PledgeEventsFilter) =>
-  queryOptions({ queryKey: queryKeys.pledges.events(query), queryFn: () => getPledgeEvents(query) });
+  queryOptions({
+    queryKey: queryKeys.pledges.events(query),
+    staleTime: SHARED_WORK_STALE_MS,
+    queryFn: () => getPledgeEvents(query),
+  });
 
 export const usePledgeEvents = (query: PledgeEventsFilter) =>
   useQuery({ ...pledgeEventsQueryOptions(query), placeholderData: keepPreviousData });

@@ -2,6 +2,7 @@ import { type EndpointQuery, type PledgePackagesResponse, pledgeEndpoints } from
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
+import { SHARED_WORK_STALE_MS } from './shared-work';
 
 export type PledgePackagesFilter = EndpointQuery<typeof pledgeEndpoints.packages>;
 
@@ -9,7 +10,11 @@ export const getPledgePackages = (query: PledgePackagesFilter): Promise<PledgePa
   callEndpoint(pledgeEndpoints.packages, { query });
 
 export const pledgePackagesQueryOptions = (query: PledgePackagesFilter) =>
-  queryOptions({ queryKey: queryKeys.pledges.packages(query), queryFn: () => getPledgePackages(query) });
+  queryOptions({
+    queryKey: queryKeys.pledges.packages(query),
+    staleTime: SHARED_WORK_STALE_MS,
+    queryFn: () => getPledgePackages(query),
+  });
 
 export const usePledgePackages = (query: PledgePackagesFilter) =>
   useQuery({ ...pledgePackagesQueryOptions(query), placeholderData: keepPreviousData });
