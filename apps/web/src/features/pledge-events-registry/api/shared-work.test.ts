@@ -1,4 +1,4 @@
-import { QueryObserver, type QueryOptions } from '@tanstack/react-query';
+import { QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/react-query';
 import { pledgeEventQueryOptions } from './get-pledge-event';
@@ -7,12 +7,11 @@ import { pledgePackageQueryOptions } from './get-pledge-package';
 import { pledgePackagesQueryOptions } from './get-pledge-packages';
 
 /** How many times the query is read when a screen shows it, leaves, and shows it again at once. */
-async function readsWhenShownTwice(options: QueryOptions<unknown, Error, unknown, readonly unknown[]>) {
+async function readsWhenShownTwice(options: QueryObserverOptions) {
   const client = createQueryClient();
   let reads = 0;
   const counted = {
     ...options,
-    queryKey: options.queryKey!,
     queryFn: async () => {
       reads++;
       return {};
