@@ -557,7 +557,7 @@ async function expectFailedUpload(user: TestUser, name: string, file: Buffer, me
  * What a hostile case may leave in the process's RSS once it is over. The old reader kept 2.7 GB of live
  * parser state from a 30 KB file. The bound is on what the case adds, not on the process's whole RSS:
  * that starts where the machine puts it (317 MB before these cases on a 2-core machine, about 390 MB on
- * the CI runner, whose allocator keeps more per-thread arenas), so a fixed 400 MB bound measured the
+ * the CI runner, for reasons not looked into), so a fixed 400 MB bound measured the
  * runner, not the case.
  */
 const KEPT_MB = 50;
