@@ -738,7 +738,8 @@ CREATE TABLE source_rate_sends (
 CREATE TABLE source_rate_slots (
   source_type text NOT NULL,
   next_slot timestamp with time zone NOT NULL,
-  paced_until timestamp with time zone DEFAULT '-infinity'::timestamp with time zone NOT NULL
+  paced_until timestamp with time zone DEFAULT '-infinity'::timestamp with time zone NOT NULL,
+  recent_sends timestamp with time zone[] DEFAULT '{}'::timestamp with time zone[] NOT NULL
 );
 ALTER TABLE source_rate_slots ADD CONSTRAINT source_rate_slots_pkey PRIMARY KEY (source_type);
 
@@ -1359,16 +1360,26 @@ END $function$;
 
 CREATE OR REPLACE FUNCTION public.reserve_source_send(p_type text, p_day date, p_daily_limit integer, p_price numeric, p_account text, p_rate integer, p_window_ms double precision, p_spacing_ms double precision, p_burst_ms double precision)
  RETURNS TABLE(outcome text, send_at_ms double precision, wait_ms double precision)
+ LANGUAGE sql
+AS $function$
+  SELECT * FROM reserve_source_send(p_type, p_day, p_daily_limit, p_price, p_account,
+    p_rate, p_window_ms, p_spacing_ms, p_burst_ms, 0)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.reserve_source_send(p_type text, p_day date, p_daily_limit integer, p_price numeric, p_account text, p_rate integer, p_window_ms double precision, p_spacing_ms double precision, p_burst_ms double precision, p_lead_ms double precision)
+ RETURNS TABLE(outcome text, send_at_ms double precision, wait_ms double precision)
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   v_window interval := p_window_ms * interval '1 millisecond';
   v_spacing interval := p_spacing_ms * interval '1 millisecond';
   v_burst interval := p_burst_ms * interval '1 millisecond';
+  v_lead interval := p_lead_ms * interval '1 millisecond';
   v_paced timestamptz;
+  v_recent timestamptz[];
+  v_kept integer;
   v_now timestamptz;
   v_pause timestamptz;
-  v_last timestamptz;
   v_blocker timestamptz;
   v_at timestamptz;
   v_counted integer;
@@ -1378,8 +1389,8 @@ BEGIN
   END IF;
   INSERT INTO source_rate_slots AS s (source_type, next_slot) VALUES (p_type, '-infinity')
   ON CONFLICT (source_type) DO UPDATE SET next_slot = s.next_slot
-  RETURNING s.paced_until INTO v_paced;
-  -- After the lock: no booking of this source can come between this clock and the insert below.
+  RETURNING s.paced_until, s.recent_sends INTO v_paced, v_recent;
+  -- After the lock: no booking of this source can come between this clock and the update below.
   v_now := clock_timestamp();
   SELECT p.paused_until INTO v_pause FROM source_pauses p
    WHERE p.account = p_account AND p.paused_until > v_now;
@@ -1396,18 +1407,18 @@ BEGIN
     RETURN QUERY SELECT 'daily_limit'::text, NULL::float8, 0::float8;
     RETURN;
   END IF;
-  SELECT max(r.sent_at) INTO v_last FROM source_rate_sends r WHERE r.source_type = p_type;
-  v_at := greatest(v_now, v_paced - v_burst, coalesce(v_last, v_now));
-  -- The p_rate-th newest send in the window before v_at: while it is there, the window is full.
-  SELECT r.sent_at INTO v_blocker FROM source_rate_sends r
-   WHERE r.source_type = p_type AND r.sent_at > v_at - v_window
-   ORDER BY r.sent_at DESC OFFSET p_rate - 1 LIMIT 1;
-  IF v_blocker IS NOT NULL THEN
-    v_at := v_blocker + v_window;
+  v_kept := coalesce(cardinality(v_recent), 0);
+  v_at := greatest(v_now + v_lead, v_paced - v_burst, coalesce(v_recent[v_kept], v_now));
+  -- The p_rate-th newest booking: while it is in the window before v_at, the window is full.
+  IF v_kept >= p_rate THEN
+    v_blocker := v_recent[v_kept - p_rate + 1];
+    IF v_blocker > v_at - v_window THEN
+      v_at := v_blocker + v_window;
+    END IF;
   END IF;
-  INSERT INTO source_rate_sends (source_type, sent_at) VALUES (p_type, v_at);
-  DELETE FROM source_rate_sends r WHERE r.source_type = p_type AND r.sent_at <= v_now - v_window;
-  UPDATE source_rate_slots SET paced_until = greatest(v_paced, v_at - v_burst) + v_spacing
+  UPDATE source_rate_slots
+     SET paced_until = greatest(v_paced, v_at - v_burst) + v_spacing,
+         recent_sends = (coalesce(v_recent, '{}') || v_at)[greatest(1, v_kept + 2 - p_rate):]
    WHERE source_type = p_type;
   RETURN QUERY SELECT 'reserved'::text, extract(epoch FROM v_at)::float8 * 1000,
     extract(epoch FROM v_at - v_now)::float8 * 1000;

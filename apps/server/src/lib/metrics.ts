@@ -89,6 +89,18 @@ const sourceCacheHits = new Counter({
   registers: [registry],
 });
 
+const sourceMissedTurns = new Counter({
+  name: 'pledgewatch_source_missed_turns_total',
+  help: 'Booked request turns a process could not send in time (given back and booked again), by source type',
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
+/** A provider request's turn passed before its process could send it (remote-source.ts). */
+export function recordSourceMissedTurn(source: string): void {
+  sourceMissedTurns.inc({ source });
+}
+
 /**
  * One call to a source: how many items it answered and failed, and how long it took. Every source
  * adapter calls this once per call to its provider (an item, or a batch it asks at once).

@@ -1,13 +1,21 @@
 import { type Finding, SOURCE_TYPES, type SourceType } from '@pledgewatch/contract';
 import type { RemoteSourceConfig } from '../../../config/env.ts';
 import type { Queryable } from '../../../db/pool.ts';
-import { recordSourceCacheHits, recordSourceCall } from '../../../lib/metrics.ts';
+import { recordSourceCacheHits, recordSourceCall, recordSourceMissedTurn } from '../../../lib/metrics.ts';
+import { startPunctualThread } from '../../../lib/outbound/punctual-request.ts';
 import { sourceAnswersFor } from './dataset-source.ts';
 import type { Provider, ProviderContext } from './providers/provider.ts';
 import { providerByName } from './providers/provider-catalogue.ts';
 import { failureText, ProviderFailure } from './providers/provider-failure.ts';
 import { sendProviderRequest } from './providers/provider-http.ts';
-import { accountKey, DAILY_LIMIT_REACHED, pauseAccount, takeRequest } from './request-budget.ts';
+import {
+  accountKey,
+  DAILY_LIMIT_REACHED,
+  giveBackRequest,
+  pauseAccount,
+  type SendTurn,
+  takeRequest,
+} from './request-budget.ts';
 import type { CheckItem, ItemAnswer, SourceAdapter } from './source-adapter.ts';
 import { getCachedAnswers, putCachedAnswers } from './sources.queries.ts';
 
@@ -48,16 +56,16 @@ function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfi
   return {
     /**
      * Before every request to the provider (each retry, each poll): waits out a pause (one longer
-     * than the most we wait for fails the request unsent), then takes the budget.
+     * than the most we wait for fails the request unsent), then takes the budget: the request's turn.
      */
-    async takeTurn() {
+    async takeTurn(): Promise<SendTurn> {
       for (;;) {
         const taken = await takeRequest(db, type, config, { account });
         if (taken === DAILY_LIMIT_REACHED) {
           throw new ProviderFailure('daily_limit');
         }
         if ('sendAtMs' in taken) {
-          return;
+          return taken;
         }
         if (taken.pausedMs > RETRY_AFTER_MAX_WAIT_MS) {
           const failure = new ProviderFailure('rate_limited', 'Retry-After', {
@@ -68,6 +76,11 @@ function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfi
         }
         await sleep(Math.max(1, Math.ceil(taken.pausedMs)));
       }
+    },
+    /** A turn whose time passed before its request could go: nothing was sent or paid. */
+    missedTurn: async (turn: SendTurn) => {
+      recordSourceMissedTurn(type);
+      await giveBackRequest(db, type, turn);
     },
     /** After a failure: pauses the account for its Retry-After; too long to wait, the item's failure. */
     async note(failure: ProviderFailure): Promise<ProviderFailure | null> {
@@ -89,10 +102,13 @@ function accountPause(db: Queryable, type: SourceType, config: RemoteSourceConfi
 }
 
 /**
- * Requests in flight per batch when SOURCE_<TYPE>_CONCURRENCY is not set: enough for the rate limit
- * at answers of up to ~200 ms with a few batches at a time (rate × latency in flight in all).
+ * Requests in flight per batch when SOURCE_<TYPE>_CONCURRENCY is not set: a request holds its place
+ * for its booking's lead (SEND_LEAD_MS) and its answer, so two batches keep the rate limit busy at
+ * answers of up to ~300 ms (rate × (lead + latency) in flight in all). Two, because a run's last
+ * minutes have few batches left to share out (the providers benchmark: at 20 a batch, a run fell to
+ * 70 % of the limit once two batches were left).
  */
-export const defaultConcurrency = (rateLimit: number) => Math.min(32, Math.max(4, Math.ceil(rateLimit / 10)));
+export const defaultConcurrency = (rateLimit: number) => Math.min(64, Math.max(4, Math.ceil(rateLimit / 5)));
 
 /** The cache key of an item, as getCachedAnswers returns it. */
 const keyOf = (item: CheckItem) => `${item.documentType ?? ''}|${item.identifier}`;
@@ -115,14 +131,16 @@ export function createRemoteSource(
   },
 ): SourceAdapter {
   const provider: Provider = providerByName(config.provider);
+  // Loaded before the first request is booked (punctual-request.ts).
+  void startPunctualThread();
   const ttl = config.cacheTtl ?? DEFAULT_CACHE_TTL[type];
   const pause = accountPause(deps.db, type, config);
-  const { takeTurn } = pause;
+  const { takeTurn, missedTurn } = pause;
   /** The context of the provider's requests: each takes its turn (pause, daily limit, rate) first. */
   const ctx: ProviderContext = {
     type,
     config,
-    send: (request) => sendProviderRequest({ type, config, takeTurn }, request),
+    send: (request) => sendProviderRequest({ type, config, takeTurn, missedTurn }, request),
     sleep,
     now: Date.now,
   };

@@ -24,10 +24,11 @@ export const DAILY_LIMIT_REACHED = 'daily_limit';
 
 /**
  * The rate limit's window is this much longer than a second. The window bounds the send times booked
- * by the database's clock; a request reaches the provider a little after its booked time (the timer,
- * the event loop, the socket), and that delay varies. A window of 1 s + SEND_GUARD_MS keeps at most
- * `rate` requests in any second at the provider while the delays differ by less than this.
- * The price: at most 3 % under the limit.
+ * by the database's clock; a request leaves a little after its booked time (the thread's timer, the
+ * socket), and that delay varies. A window of 1 s + SEND_GUARD_MS keeps at most `rate` requests in
+ * any second at the provider while the delays differ by less than this, so a request that would
+ * leave later than this after its time is not sent on that turn (sendProviderRequest). The price:
+ * at most 3 % under the limit.
  */
 export const SEND_GUARD_MS = 30;
 
@@ -37,7 +38,14 @@ export const SEND_GUARD_MS = 30;
  */
 export const SEND_BURST_MS = 25;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A request is booked at least this far ahead (0110), so that its booking's answer can reach the
+ * thread that sends it (lib/outbound/punctual-request.ts) before its time, even from a process whose
+ * main thread is busy: a turn that reaches it later than SEND_GUARD_MS after its time is lost. It
+ * adds this much to a lone request's wait; under load requests wait longer than this for their turn
+ * anyway.
+ */
+export const SEND_LEAD_MS = 50;
 
 /** The key of a provider account in source_pauses: a hash of its address and token, never the token. */
 export const accountKey = (url: string, token: string | undefined): string =>
@@ -58,9 +66,66 @@ export async function pauseAccount(db: Queryable, account: string, ms: number): 
   );
 }
 
-/** A request's turn, reached: its booked send time (epoch ms, the database's clock). */
+/**
+ * How far the database's clock is ahead of this process's (ms; negative: behind), as the bookings
+ * show it: a booking states the database's time when it was made (send_at_ms − wait_ms), and its
+ * answer arrives here later than that, so each sample (database time − arrival here) is at most the
+ * true lead. The largest sample of the last LEAD_KEPT_MS is the estimate: a booked time moved to
+ * this clock with it is never earlier than the booked moment, and late only by the quickest recent
+ * answer's way back. A step of this machine's clock (set by hand, or by NTP at a large offset) would
+ * make older samples overstate the lead, and requests go early: a step shows as a change of the wall
+ * clock against the monotonic one (which NTP only slews, as it does the wall clock), and drops
+ * every sample taken before it.
+ */
+export class DatabaseClock {
+  /** Per second of arrival here, the largest sample and the wall − monotonic clock it was taken at. */
+  readonly #seconds: { second: number; lead: number; mark: number }[] = [];
+  readonly #mark: () => number;
+
+  constructor(mark: () => number = () => Date.now() - performance.now()) {
+    this.#mark = mark;
+  }
+
+  note(databaseNowMs: number, arrivedAtMs: number): void {
+    const mark = this.#mark();
+    const second = Math.floor(arrivedAtMs / 1000);
+    const sample = databaseNowMs - arrivedAtMs;
+    const kept = this.#seconds.filter(
+      (entry) => entry.second > second - LEAD_KEPT_MS / 1000 && Math.abs(entry.mark - mark) <= CLOCK_STEP_MS,
+    );
+    this.#seconds.length = 0;
+    this.#seconds.push(...kept);
+    const last = this.#seconds.at(-1);
+    if (last?.second === second) {
+      last.lead = Math.max(last.lead, sample);
+    } else {
+      this.#seconds.push({ second, lead: sample, mark });
+    }
+  }
+
+  /** A time of the database's clock on this process's clock (after at least one note). */
+  toLocal(databaseMs: number): number {
+    return databaseMs - Math.max(...this.#seconds.map((entry) => entry.lead));
+  }
+}
+
+/** A change of the wall clock against the monotonic one larger than this is a step (Date.now() is whole ms). */
+const CLOCK_STEP_MS = 2;
+
+/** How long a sample of the database clock's lead counts (DatabaseClock). */
+export const LEAD_KEPT_MS = 10_000;
+
+const databaseClock = new DatabaseClock();
+
+/** A request's booked turn. */
 export interface SendTurn {
+  /** The booked send time, epoch ms by the database's clock: what the rate limit bounds. */
   sendAtMs: number;
+  /** The same moment by this process's clock, never before it (DatabaseClock): when to send. */
+  dueAtMs: number;
+  /** The Moscow day and the price it was counted under (giveBackRequest). */
+  day: string;
+  price: number;
 }
 
 /**
@@ -68,13 +133,15 @@ export interface SendTurn {
  * account (`account`, accountKey) is paused by a Retry-After, the request is counted against today's
  * limit and priced, and its send time is booked under the source's row lock: the first time at
  * which the window of 1 s (+ SEND_GUARD_MS) has room and the pacing allows it (one every window /
- * rate, SEND_BURST_MS of slack), across all processes. Then it sleeps until that time, and the caller
- * sends at once, with no statement between the booking and its socket. Bookings never move back in
- * time, so no more than `rateLimit` are booked into any window whatever the processes' timing; a
- * process that dies holding one leaves its time unused, never over the limit.
- * Returns DAILY_LIMIT_REACHED, without waiting, when the day's limit is spent (the caller must not
- * send, and must not take the item as asked), and `{ pausedMs }`, counting nothing, while a
- * Retry-After pauses the account (pauseAccount): the caller waits it out and asks again, or gives up.
+ * rate, SEND_BURST_MS of slack), across all processes. Bookings never move back in time, so no more
+ * than `rateLimit` are booked into any window whatever the processes' timing; a process that dies
+ * holding one leaves its time unused, never over the limit.
+ * The caller sends at `dueAtMs` and not later than SEND_GUARD_MS after it (lib/outbound/
+ * punctual-request.ts), or gives the turn back (giveBackRequest) and books another: a request sent
+ * later than that could meet the next window's requests at the provider.
+ * Returns DAILY_LIMIT_REACHED when the day's limit is spent (the caller must not send, and must not
+ * take the item as asked), and `{ pausedMs }`, counting nothing, while a Retry-After pauses the
+ * account (pauseAccount): the caller waits it out and asks again, or gives up.
  */
 export async function takeRequest(
   db: Queryable,
@@ -86,21 +153,30 @@ export async function takeRequest(
   // In whole requests: a limit of 2.5/s lets 2 into any second; one under 1/s lets 1 into 1/rate s.
   const count = rateLimit >= 1 ? Math.floor(rateLimit) : 1;
   const windowMs = (rateLimit >= 1 ? 1000 : 1000 / rateLimit) + SEND_GUARD_MS;
+  const day = moscowDate(options.now ?? new Date());
+  const price = config.price ?? 0;
   const { rows } = await db.query<{
     outcome: 'reserved' | 'paused' | 'daily_limit';
     send_at_ms: number | null;
     wait_ms: number;
-  }>('SELECT outcome, send_at_ms, wait_ms FROM reserve_source_send($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-    type,
-    moscowDate(options.now ?? new Date()),
-    config.dailyLimit ?? null,
-    config.price ?? 0,
-    options.account ?? null,
-    count,
-    windowMs,
-    windowMs / count,
-    SEND_BURST_MS,
-  ]);
+  }>(
+    'SELECT outcome, send_at_ms, wait_ms FROM reserve_source_send($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+    [
+      type,
+      day,
+      config.dailyLimit ?? null,
+      price,
+      options.account ?? null,
+      count,
+      windowMs,
+      windowMs / count,
+      SEND_BURST_MS,
+      SEND_LEAD_MS,
+    ],
+  );
+  // Date.now() is rounded down to the ms: one more keeps the sample at most the true lead. The same
+  // clock as the punctual thread's (lib/outbound/punctual-request.ts).
+  const arrivedAtMs = Date.now() + 1;
   const { outcome, send_at_ms, wait_ms } = rows[0]!;
   if (outcome === 'paused') {
     return { pausedMs: wait_ms };
@@ -108,12 +184,21 @@ export async function takeRequest(
   if (outcome === 'daily_limit') {
     return DAILY_LIMIT_REACHED;
   }
-  // Both ends of wait_ms are the database's clock, and the sleep starts after its answer came back:
-  // never early.
-  if (wait_ms > 0) {
-    await sleep(Math.ceil(wait_ms));
-  }
-  return { sendAtMs: send_at_ms! };
+  databaseClock.note(send_at_ms! - wait_ms, arrivedAtMs);
+  return { sendAtMs: send_at_ms!, dueAtMs: databaseClock.toLocal(send_at_ms!), day, price };
+}
+
+/**
+ * A turn not used (its time passed before the request could go): the request and its price come
+ * off its day's count, as nothing was sent or paid. Its booked time stays taken: the window only
+ * ever holds fewer sends than it allows, never more.
+ */
+export async function giveBackRequest(db: Queryable, type: SourceType, turn: SendTurn): Promise<void> {
+  await db.query(
+    `UPDATE source_request_days SET requests = requests - 1, spend = spend - $3
+      WHERE source_type = $1 AND day = $2::date AND requests > 0`,
+    [type, turn.day, turn.price],
+  );
 }
 
 export interface RequestDayRow {

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
-import { OutboundError, outboundRequest } from '../../../../lib/outbound/outbound-request.ts';
+import { OutboundError, type OutboundResponse } from '../../../../lib/outbound/outbound-request.ts';
+import { punctualRequest } from '../../../../lib/outbound/punctual-request.ts';
+import { SEND_GUARD_MS } from '../request-budget.ts';
 import type { ProviderAnswer, ProviderContext, ProviderRequest } from './provider.ts';
 import { ProviderFailure } from './provider-failure.ts';
 
@@ -22,15 +24,31 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
 }
 
 /**
- * One request to a provider: one request of the source's budget (request-budget.ts: the rate limit
- * across processes, the daily limit, the price), then lib/outbound with the source's
- * timeout and the 5 MB cap. Transport failures, redirects (never followed) and 429 become the
- * vocabulary here; every other status is the provider adapter's to read.
+ * Turns in a row a request may miss (its process could not send it in time) before it fails as
+ * «не ответил вовремя»: a process that starved of CPU this long would only book turns it misses.
  */
-export async function sendProviderRequest(
+export const MAX_MISSED_TURNS = 5;
+
+/** A turn of the source's budget, as sendProviderRequest uses it: when to send (this process's clock). */
+export interface ProviderTurn {
+  dueAtMs: number;
+}
+
+/**
+ * One request to a provider: one request of the source's budget (request-budget.ts: the rate limit
+ * across processes, the daily limit, the price), sent at its booked time from the punctual thread
+ * (lib/outbound/punctual-request.ts) with the source's timeout and the 5 MB cap. A turn the
+ * request would go out more than SEND_GUARD_MS late for is given back unsent and another is booked,
+ * so no process's hold-up puts more than the limit into a second at the provider. Transport
+ * failures, redirects (never followed) and 429 become the vocabulary here; every other status is the
+ * provider adapter's to read.
+ */
+export async function sendProviderRequest<Turn extends ProviderTurn>(
   ctx: Pick<ProviderContext, 'type' | 'config'> & {
     /** Takes this request's turn in the source's budget (request-budget.ts); throws when there is none. */
-    takeTurn: () => Promise<void>;
+    takeTurn: () => Promise<Turn>;
+    /** A turn that passed unused: counted for nothing (giveBackRequest). */
+    missedTurn: (turn: Turn) => Promise<void>;
   },
   request: ProviderRequest,
 ): Promise<ProviderAnswer> {
@@ -38,25 +56,44 @@ export async function sendProviderRequest(
   for (const [name, value] of Object.entries(request.query ?? {})) {
     url.searchParams.set(name, value);
   }
-  await ctx.takeTurn();
-  let response: Awaited<ReturnType<typeof outboundRequest>>;
+  const options = {
+    method: request.method ?? 'GET',
+    headers: {
+      accept: 'application/json',
+      ...(request.json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      ...request.headers,
+    },
+    body: request.json === undefined ? undefined : JSON.stringify(request.json),
+    timeoutMs: ctx.config.timeoutMs,
+    // SOURCE_<TYPE>_URL is the operator's: no address check (the punctual thread's trusted policy).
+    // The tenant gives only the identifier, which goes into the query or body, never the host.
+    readBody: true,
+    maxResponseBytes: PROVIDER_ANSWER_MAX_BYTES,
+  } as const;
+  let response: OutboundResponse | undefined;
   try {
-    response = await outboundRequest(url.toString(), {
-      method: request.method ?? 'GET',
-      headers: {
-        accept: 'application/json',
-        ...(request.json === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-        ...request.headers,
-      },
-      body: request.json === undefined ? undefined : JSON.stringify(request.json),
-      timeoutMs: ctx.config.timeoutMs,
-      // SOURCE_<TYPE>_URL is the operator's: no address check. The tenant gives only the identifier,
-      // which goes into the query or body, never the host.
-      policy: { allowedRanges: [], trusted: true },
-      readBody: true,
-      maxResponseBytes: PROVIDER_ANSWER_MAX_BYTES,
-    });
+    for (let missed = 0; !response; missed++) {
+      if (missed === MAX_MISSED_TURNS) {
+        throw new ProviderFailure(
+          'timeout',
+          `запрос не отправлен вовремя ${missed} раз подряд: сервер перегружен`,
+        );
+      }
+      const turn = await ctx.takeTurn();
+      const result = await punctualRequest(url.toString(), options, {
+        dueAtMs: turn.dueAtMs,
+        lateLimitMs: SEND_GUARD_MS,
+      });
+      if ('missed' in result) {
+        await ctx.missedTurn(turn);
+      } else {
+        response = result.sent;
+      }
+    }
   } catch (error) {
+    if (error instanceof ProviderFailure) {
+      throw error;
+    }
     const kind = error instanceof OutboundError ? error.kind : 'connect';
     if (kind === 'timeout') {
       throw new ProviderFailure('timeout', `${(ctx.config.timeoutMs / 1000).toLocaleString('ru-RU')} с`);

@@ -94,7 +94,11 @@ export function providerContext(
     type,
     config: full,
     // The budget is the source's (remote-source.ts); a contract test is about the provider's format.
-    send: (request) => sendProviderRequest({ type, config: full, takeTurn: async () => {} }, request),
+    send: (request) =>
+      sendProviderRequest(
+        { type, config: full, takeTurn: async () => ({ dueAtMs: Date.now() }), missedTurn: async () => {} },
+        request,
+      ),
     sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))),
     now,
   };
