@@ -10,6 +10,7 @@ import {
   OutboundError,
   type OutboundPolicy,
   outboundRequest,
+  RequestNotSent,
   type Resolver,
 } from './outbound-request.ts';
 
@@ -268,6 +269,38 @@ describe('connections', () => {
     }
     // Checked addresses are pinned per request: no connection outlives its check.
     expect(connections - guarded).toBe(3);
+  });
+
+  it('asks stillWanted when the connection can take the bytes, and writes nothing when it says no', async () => {
+    for (const policy of [{ allowedRanges: [], trusted: true }, loopbackAllowed]) {
+      let asked = 0;
+      const dropped = outboundRequest(`http://127.0.0.1:${port}/late`, {
+        timeoutMs: 2000,
+        policy,
+        stillWanted: () => {
+          asked++;
+          return false;
+        },
+      });
+      await expect(dropped).rejects.toBeInstanceOf(RequestNotSent);
+      // Anything written would have reached the receiver by now.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(hits).toEqual([]);
+      expect(asked).toBe(1);
+      const sent = await outboundRequest(`http://127.0.0.1:${port}/on-time`, {
+        timeoutMs: 2000,
+        policy,
+        readBody: true,
+        stillWanted: () => {
+          asked++;
+          return true;
+        },
+      });
+      expect(sent.body.toString()).toBe('internal secret body');
+      expect(hits.map((hit) => hit.path)).toEqual(['/on-time']);
+      expect(asked).toBe(2);
+      hits.length = 0;
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { type AllowedRange, classifyAddress } from './address-policy.ts';
 
 /**
@@ -154,6 +155,20 @@ export interface OutboundRequestOptions {
   /** Read the answer's body (up to maxResponseBytes); webhooks never read it. */
   readBody?: boolean;
   maxResponseBytes?: number;
+  /**
+   * Asked once the connection is ready, right before the request's first byte is written; false
+   * drops it unwritten (RequestNotSent). A connection may take a while (a new one, TLS, a busy event
+   * loop): a rate-limited request checks here that its time has not passed meanwhile.
+   */
+  stillWanted?: () => boolean;
+}
+
+/** The request was dropped before any byte of it was written: `stillWanted` said no. */
+export class RequestNotSent extends Error {
+  constructor() {
+    super('request dropped before it was written');
+    this.name = 'RequestNotSent';
+  }
 }
 
 /** Connects only to the checked addresses, whatever the system resolver would say now. */
@@ -197,7 +212,7 @@ export async function outboundRequest(
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     let response: http.IncomingMessage | undefined;
-    const finish = (error: OutboundError | undefined, result?: OutboundResponse) => {
+    const finish = (error: OutboundError | RequestNotSent | undefined, result?: OutboundResponse) => {
       if (settled) {
         return;
       }
@@ -257,7 +272,27 @@ export async function outboundRequest(
       },
     );
     request.on('error', () => finish(new OutboundError('connect', OUTBOUND_MESSAGES.connect)));
-    request.end(options.body);
+    const { stillWanted } = options;
+    if (!stillWanted) {
+      request.end(options.body);
+      return;
+    }
+    // Nothing is written before end() (no flushHeaders): the last look comes when the connection can
+    // take the bytes at once, a kept one at once, a new one once connected (and, for TLS, secured).
+    request.once('socket', (socket) => {
+      const write = () => {
+        if (stillWanted()) {
+          request.end(options.body);
+        } else {
+          finish(new RequestNotSent());
+        }
+      };
+      if (socket.connecting) {
+        socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', write);
+      } else {
+        write();
+      }
+    });
   });
 }
 

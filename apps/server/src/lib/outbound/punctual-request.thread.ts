@@ -1,25 +1,29 @@
 /**
  * The punctual thread (punctual-request.ts): waits for each job's due time and sends it, on an event
  * loop that does nothing else, so the request leaves when it was booked whatever the process's main
- * thread is busy with. A job whose time is already past by more than its limit is not sent.
+ * thread is busy with. A job whose time is past by more than its limit, when it is due or when its
+ * connection is ready to take the bytes, is not sent.
  */
 import { parentPort } from 'node:worker_threads';
-import { OutboundError, outboundRequest } from './outbound-request.ts';
+import { OutboundError, outboundRequest, RequestNotSent } from './outbound-request.ts';
 import type { PunctualJob, PunctualReply } from './punctual-request-protocol.ts';
 
 const port = parentPort!;
 const post = (reply: PunctualReply) => port.postMessage(reply);
 
 async function send(job: PunctualJob): Promise<void> {
-  const lateMs = Date.now() - job.dueAtMs;
-  if (lateMs > job.lateLimitMs) {
-    post({ id: job.id, type: 'missed', lateMs });
+  const lateMs = () => Date.now() - job.dueAtMs;
+  if (lateMs() > job.lateLimitMs) {
+    post({ id: job.id, type: 'missed', lateMs: lateMs() });
     return;
   }
   try {
     const response = await outboundRequest(job.url, {
       ...job.options,
       policy: { allowedRanges: [], trusted: true },
+      // Asked again when the bytes can go: a new connection, or this loop busy with answers, can
+      // take longer than the limit, and the limit bounds when the request reaches the provider.
+      stillWanted: () => lateMs() <= job.lateLimitMs,
     });
     post({
       id: job.id,
@@ -29,6 +33,10 @@ async function send(job: PunctualJob): Promise<void> {
       body: response.body,
     });
   } catch (error) {
+    if (error instanceof RequestNotSent) {
+      post({ id: job.id, type: 'missed', lateMs: lateMs() });
+      return;
+    }
     post({
       id: job.id,
       type: 'failed',
