@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { authEndpoints, checkEndpoints, monitoringEndpoints, uploadEndpoints } from '@pledgewatch/contract';
-import autocannon, { type AutocannonRequest } from 'autocannon';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
@@ -17,6 +16,7 @@ import {
 } from '../apps/server/src/modules/organisations/organisations.service.ts';
 import { type BenchDataset, seedDatasetVersion } from './datasets.ts';
 import { type BenchContext, percentile } from './harness.ts';
+import { type PacedRequest, pacedConnection } from './paced-connection.ts';
 
 const ITEMS = Number(process.env.BENCH_LOAD_ITEMS ?? 1_000_000);
 /** A year of events: about two per item (5,500 a day for a million items). */
@@ -429,7 +429,7 @@ interface CallStats {
 
 interface Variant {
   label: string;
-  request: AutocannonRequest;
+  request: PacedRequest;
 }
 
 /** The main screens' API calls, each with the variants a user's clicks produce. */
@@ -763,8 +763,8 @@ function newLoadRecord(calls: ScreenCall[]): LoadRecord {
 }
 
 /**
- * One autocannon instance per connection, started at evenly spread moments of the first second,
- * so the requests of a second are spread over it instead of leaving together at its start.
+ * One paced connection per slot (paced-connection.ts), started at evenly spread moments of the first
+ * second, so the requests of a second are spread over it instead of leaving together at its start.
  */
 function startLoad(base: string, authorization: string, calls: ScreenCall[], record: LoadRecord) {
   const { stats, byVariant, answers, loadStartedAt } = record;
@@ -775,40 +775,29 @@ function startLoad(base: string, authorization: string, calls: ScreenCall[], rec
     const stat = stats[callIndex]!;
     const shift = Math.floor(i / calls.length) % call.variants.length;
     const variants = [...call.variants.slice(shift), ...call.variants.slice(0, shift)];
-    // One connection per instance: a request's onResponse runs just before the instance's
-    // 'response' event of the same request, so it names the variant that event times.
-    let answered = '';
     await sleep((i * 1000) / CONNECTIONS);
-    const instance = autocannon({
-      url: base,
-      connections: 1,
-      overallRate: rate,
-      duration: SECONDS,
-      timeout: 10,
+    await pacedConnection({
+      base,
       headers: { authorization },
-      requests: variants.map(({ label, request }) => ({
-        ...request,
-        onResponse: () => {
-          answered = label;
-        },
-      })),
+      rate,
+      durationMs: SECONDS * 1000,
+      requests: variants.map((variant) => variant.request),
+      onAnswer: (index, statusCode, ms) => {
+        stat.latencies.push(ms);
+        answers.push([performance.now() - loadStartedAt, ms]);
+        stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
+        const failed = statusCode < 200 || statusCode > 299;
+        stat.non2xx += failed ? 1 : 0;
+        const label = variants[index]!.label;
+        const variant = byVariant.get(label) ?? { latencies: [], non2xx: 0 };
+        variant.latencies.push(ms);
+        variant.non2xx += failed ? 1 : 0;
+        byVariant.set(label, variant);
+      },
+      onError: () => {
+        stat.errors++;
+      },
     });
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
-      stat.latencies.push(ms);
-      answers.push([performance.now() - loadStartedAt, ms]);
-      stat.statuses.set(statusCode, (stat.statuses.get(statusCode) ?? 0) + 1);
-      if (statusCode < 200 || statusCode > 299) {
-        stat.non2xx++;
-      }
-      const variant = byVariant.get(answered) ?? { latencies: [], non2xx: 0 };
-      variant.latencies.push(ms);
-      variant.non2xx += statusCode < 200 || statusCode > 299 ? 1 : 0;
-      byVariant.set(answered, variant);
-    });
-    instance.on('reqError', () => {
-      stat.errors++;
-    });
-    await instance;
   });
 }
 

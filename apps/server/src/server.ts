@@ -3,6 +3,7 @@ import { loadConfig } from './config/env.ts';
 import { simulatorEnvLine } from './config/source-providers.ts';
 import { openDatabase } from './db/database.ts';
 import { StartupError } from './db/embedded.ts';
+import { openEveryConnection } from './db/pool.ts';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/demo-seed.ts';
 
 type Database = Awaited<ReturnType<typeof openDatabase>>;
@@ -71,6 +72,7 @@ try {
         );
       }
     }
+    await openEveryConnection(app.db);
     await app.listen({ host: config.host, port: config.port });
   }
 } catch (error) {

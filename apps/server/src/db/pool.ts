@@ -42,11 +42,14 @@ export function createPool(
   hooks: {
     /** Awaited on each new connection before the pool hands it out (e.g. db/backend-priority.ts). */
     onConnect?: ((client: pg.ClientBase) => Promise<void>) | undefined;
+    /** Keep every connection once opened (the API's pool: see warmConnection); else closed after 10 s idle. */
+    keepOpen?: boolean;
   } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
+    min: hooks.keepOpen ? max : 0,
     application_name: applicationName,
     options: SESSION_OPTIONS,
     onConnect: hooks.onConnect,
@@ -55,6 +58,36 @@ export function createPool(
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * Readies a new connection's backend for the app's statements: each relation of the app's schema is
+ * opened once (with its indexes, by planning a read of it), so the first calls on this connection do
+ * not each build those catalog cache entries on the way. A fresh backend planned the first call of
+ * each screen several times slower than a warm one: in the load benchmark's first 2 s, while the
+ * pool grew from the connection the quiet app had used to all of them, p50 was 266 ms against 11 ms
+ * afterwards (docs/performance.md, «The API under background work»).
+ */
+export async function warmConnection(client: pg.ClientBase): Promise<void> {
+  await client.query(`DO $warm$
+    DECLARE relation regclass;
+    BEGIN
+      FOR relation IN
+        SELECT c.oid::regclass FROM pg_class c
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'm')
+      LOOP
+        EXECUTE format('EXPLAIN SELECT 1 FROM %s', relation);
+      END LOOP;
+    END
+  $warm$`);
+}
+
+/** Opens the pool's every connection now (each through its onConnect), so the first calls find them. */
+export async function openEveryConnection(pool: pg.Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+  for (const client of clients) {
+    client.release();
+  }
 }
 
 /** Runs `work` in one transaction: commits on success, rolls back on any error. */

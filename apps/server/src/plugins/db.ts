@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { migrate } from '../db/migrate.ts';
-import { createPool } from '../db/pool.ts';
+import { createPool, warmConnection } from '../db/pool.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +18,11 @@ export interface DbPluginOptions {
 
 export default fp<DbPluginOptions>(
   async (fastify, options) => {
-    const pool = createPool(options.connectionString, options.poolSize);
+    // Kept and warmed: a burst of calls after a quiet spell finds every connection ready (warmConnection).
+    const pool = createPool(options.connectionString, options.poolSize, 'pledgewatch', {
+      keepOpen: true,
+      onConnect: warmConnection,
+    });
     if (options.migrate) {
       const { applied } = await migrate(pool);
       if (applied.length > 0) {
