@@ -1,6 +1,5 @@
 import type { ItemKind, SourceAnswer } from '@pledgewatch/contract';
-import type pg from 'pg';
-import { type Queryable, withTransaction } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/pool.ts';
 import { containsPattern } from '../../../lib/like-pattern.ts';
 
 export interface OneTimeCheckRow {
@@ -48,77 +47,56 @@ export interface NewOneTimeCheck {
 /**
  * Stores a check under the next number of the organisation's year («ПР-2026-000123»: prefix, year,
  * the counter padded to six digits) with its author's name, and returns it as getOneTimeCheck does.
- *
- * The counter row's lock serialises an organisation's checks, and a lock is held until its
- * transaction's commit is done. A synchronous commit waits for its WAL to reach the disk, and while
- * an upload's import wrote its WAL that wait grew to tens of milliseconds: the checks queued behind
- * one another's flushes (none could share a flush with the next, which waited for the lock), held
- * the API's connections while they queued, and every other call waited for a connection — p50
- * 450 ms in the load benchmark at a million items (docs/performance.md). So the numbered insert
- * commits without waiting for the flush (synchronous_commit off for that transaction only: its lock
- * is free as soon as the commit is written), and the sources' timings follow in a second, ordinary
- * transaction whose commit flushes the WAL up to and past the first one's; only then is the check
- * returned. Numbers stay gapless: a check whose commit never reached the disk is gone with its
- * number, and nobody was told either.
+ * One statement: the counter row's lock, which serialises an organisation's checks, is held for
+ * this statement and its COMMIT, not across several round trips. The sources' timings go in with it:
+ * one commit (one WAL flush) per check, not a second autocommitted insert beside it.
  */
-export async function storeNumberedOneTimeCheck(
-  db: pg.Pool,
+export async function insertNumberedOneTimeCheck(
+  db: Queryable,
   check: NewOneTimeCheck & { prefix: string; year: number },
 ): Promise<OneTimeCheckRow> {
-  const row = await withTransaction(db, async (tx) => {
-    await tx.query("SELECT set_config('synchronous_commit', 'off', true)");
-    const { rows } = await tx.query<OneTimeCheckRow>(
-      `WITH counter AS (
-         INSERT INTO one_time_check_counters (organisation_id, year, last_value) VALUES ($1, $14::int, 1)
-         ON CONFLICT (organisation_id, year) DO UPDATE SET last_value = one_time_check_counters.last_value + 1
-         RETURNING last_value
-       ), c AS (
-         INSERT INTO one_time_checks (organisation_id, number, kind, document_type, identifier, decoded, warnings, status,
-                                      findings_count, demo, sources, created_by, created_by_name, duration_ms)
-         SELECT $1, $13::text || '-' || $14::int || '-' || CASE WHEN last_value < 1000000 THEN lpad(last_value::text, 6, '0')
-                                                      ELSE last_value::text END,
-                $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-                coalesce((SELECT full_name FROM users WHERE id = $11), '—'), $12
-           FROM counter
-         RETURNING *
-       )
-       SELECT ${COLUMNS} FROM c JOIN organisations o ON o.id = c.organisation_id`,
-      [
-        check.organisationId,
-        check.kind,
-        check.documentType,
-        check.identifier,
-        check.decoded === null ? null : JSON.stringify(check.decoded),
-        JSON.stringify(check.warnings),
-        check.status,
-        check.findingsCount,
-        check.demo,
-        JSON.stringify(check.sources),
-        check.createdBy,
-        Math.round(check.durationMs),
-        check.prefix,
-        check.year,
-      ],
-    );
-    return rows[0]!;
-  });
-  // Autocommitted, with a transaction id of its own even without timings (txid_current), so that its
-  // commit is a synchronous one: it returns once the WAL is on disk up to here, the check's included.
-  await db.query(
-    `WITH answers AS (
+  const { rows } = await db.query<OneTimeCheckRow>(
+    `WITH counter AS (
+       INSERT INTO one_time_check_counters (organisation_id, year, last_value) VALUES ($1, $14::int, 1)
+       ON CONFLICT (organisation_id, year) DO UPDATE SET last_value = one_time_check_counters.last_value + 1
+       RETURNING last_value
+     ), c AS (
+       INSERT INTO one_time_checks (organisation_id, number, kind, document_type, identifier, decoded, warnings, status,
+                                    findings_count, demo, sources, created_by, created_by_name, duration_ms)
+       SELECT $1, $13::text || '-' || $14::int || '-' || CASE WHEN last_value < 1000000 THEN lpad(last_value::text, 6, '0')
+                                                    ELSE last_value::text END,
+              $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+              coalesce((SELECT full_name FROM users WHERE id = $11), '—'), $12
+         FROM counter
+       RETURNING *
+     ), answers AS (
        INSERT INTO source_answers (source_type, mode, items, ok, duration_ms, error)
        SELECT type, 'item', 1, ok, duration_ms, error
-         FROM unnest($1::text[], $2::bool[], $3::int[], $4::text[]) AS a(type, ok, duration_ms, error)
+         FROM unnest($15::text[], $16::bool[], $17::int[], $18::text[]) AS a(type, ok, duration_ms, error)
      )
-     SELECT txid_current()`,
+     SELECT ${COLUMNS} FROM c JOIN organisations o ON o.id = c.organisation_id`,
     [
+      check.organisationId,
+      check.kind,
+      check.documentType,
+      check.identifier,
+      check.decoded === null ? null : JSON.stringify(check.decoded),
+      JSON.stringify(check.warnings),
+      check.status,
+      check.findingsCount,
+      check.demo,
+      JSON.stringify(check.sources),
+      check.createdBy,
+      Math.round(check.durationMs),
+      check.prefix,
+      check.year,
       check.answers.map((a) => a.type),
       check.answers.map((a) => a.ok),
       check.answers.map((a) => Math.round(a.durationMs)),
       check.answers.map((a) => a.error),
     ],
   );
-  return row;
+  return rows[0]!;
 }
 
 export async function getOneTimeCheck(

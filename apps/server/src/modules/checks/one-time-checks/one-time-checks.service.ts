@@ -12,6 +12,7 @@ import {
 import { type DocumentType, formatDocument, validateDocument, validateVin } from '@pledgewatch/identifiers';
 import type pg from 'pg';
 import type { AppConfig } from '../../../config/env.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
@@ -19,9 +20,9 @@ import type { CheckItem, SingleAnswer } from '../sources/source-adapter.ts';
 import { createSourceAdapters } from '../sources/source-registry.ts';
 import {
   findOneTimeChecks as findOneTimeCheckRows,
+  insertNumberedOneTimeCheck,
   type OneTimeCheckRow,
   getOneTimeCheck as selectOneTimeCheck,
-  storeNumberedOneTimeCheck,
 } from './one-time-checks.queries.ts';
 
 export const CHECK_NUMBER_PREFIX = 'ПР';
@@ -175,30 +176,34 @@ export async function runOneTimeCheck(options: {
   const demo = sources.some((source) => source.findings.some((finding) => finding.payload.demo === true));
   const durationMs = performance.now() - started;
 
-  // Numbered in a transaction of its own (a client gone before its COMMIT leaves no check and no
-  // number used), then the timings; returned once both are on disk (storeNumberedOneTimeCheck).
-  const row = await storeNumberedOneTimeCheck(options.db, {
-    prefix: CHECK_NUMBER_PREFIX,
-    year: moscowYear(new Date()),
-    organisationId: options.auth.organisationId,
-    kind: item.kind,
-    documentType: item.documentType,
-    identifier: item.identifier,
-    decoded,
-    warnings,
-    status,
-    findingsCount,
-    demo,
-    sources,
-    createdBy: options.auth.userId,
-    durationMs,
-    answers: answered.map((source) => ({
-      type: source.type,
-      ok: source.status === 'ok',
-      durationMs: source.durationMs,
-      error: source.error,
-    })),
-  });
+  // Numbered, stored with the sources' timings and read back in one statement: the organisation's
+  // counter is locked for it and the COMMIT only. In a transaction all the same: a client gone before
+  // the COMMIT (the app killed) must leave no check and no number used, which an autocommitted
+  // statement would not.
+  const row = await withTransaction(options.db, (tx) =>
+    insertNumberedOneTimeCheck(tx, {
+      prefix: CHECK_NUMBER_PREFIX,
+      year: moscowYear(new Date()),
+      organisationId: options.auth.organisationId,
+      kind: item.kind,
+      documentType: item.documentType,
+      identifier: item.identifier,
+      decoded,
+      warnings,
+      status,
+      findingsCount,
+      demo,
+      sources,
+      createdBy: options.auth.userId,
+      durationMs,
+      answers: answered.map((source) => ({
+        type: source.type,
+        ok: source.status === 'ok',
+        durationMs: source.durationMs,
+        error: source.error,
+      })),
+    }),
+  );
   return toOneTimeCheck(row);
 }
 

@@ -4,7 +4,6 @@ import { registry } from '../../../lib/metrics.ts';
 import { moscowDate } from '../../../lib/moscow-time.ts';
 import { bearer, buildTestApp, createSignedInUser } from '../../../testing/test-app.ts';
 import { importDataset } from '../sources/sources.service.ts';
-import { storeNumberedOneTimeCheck } from './one-time-checks.queries.ts';
 
 const { app } = await buildTestApp();
 const year = moscowDate(new Date()).slice(0, 4);
@@ -21,64 +20,6 @@ const check = async (token: string, vin: string) => {
 };
 
 describe('one-time check numbering (one statement under the counter lock)', () => {
-  it('frees the counter before its WAL is flushed: a check still finishing does not hold back the next', async () => {
-    // The first check's timings wait on a lock this test holds, as a commit waits for a slow flush
-    // (an import writing its WAL): the next check of the organisation is numbered and stored
-    // meanwhile, and the first one keeps its number.
-    const user = await createSignedInUser(app);
-    const gate = await app.db.connect();
-    try {
-      await gate.query(`CREATE SEQUENCE IF NOT EXISTS test_answers_gate;
-        CREATE OR REPLACE FUNCTION test_hold_first_answers() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN IF nextval('test_answers_gate') = 1 THEN PERFORM pg_advisory_xact_lock(4242); END IF; RETURN NEW; END $$;
-        CREATE TRIGGER test_hold_first_answers BEFORE INSERT ON source_answers
-          FOR EACH ROW EXECUTE FUNCTION test_hold_first_answers()`);
-      await gate.query('SELECT pg_advisory_lock(4242)');
-      const store = (identifier: string) =>
-        storeNumberedOneTimeCheck(app.db, {
-          prefix: 'ПР',
-          year: Number(year),
-          organisationId: user.organisationId,
-          kind: 'vin',
-          documentType: null,
-          identifier,
-          decoded: null,
-          warnings: [],
-          status: 'completed',
-          findingsCount: 0,
-          demo: false,
-          sources: [],
-          createdBy: user.id,
-          durationMs: 5,
-          answers: [{ type: 'pledges', ok: true, durationMs: 5, error: null }],
-        });
-      const first = store('XTA21099000000001');
-      await expect
-        .poll(async () => {
-          const { rows } = await gate.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory'",
-          );
-          return rows[0]!.n;
-        })
-        .toBe(1);
-      const second = await Promise.race([
-        store('XTA21099000000002'),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
-      ]);
-      expect(second?.number).toBe(`ПР-${year}-000002`);
-      await gate.query('SELECT pg_advisory_unlock(4242)');
-      expect((await first).number).toBe(`ПР-${year}-000001`);
-      const { rows } = await gate.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM source_answers WHERE source_type = 'pledges' AND mode = 'item'",
-      );
-      expect(rows[0]!.n).toBeGreaterThanOrEqual(2);
-    } finally {
-      await gate.query('SELECT pg_advisory_unlock_all()');
-      await gate.query('DROP TRIGGER IF EXISTS test_hold_first_answers ON source_answers');
-      gate.release();
-    }
-  });
-
   it('gives concurrent checks of an organisation consecutive numbers, each answer as stored', async () => {
     const user = await createSignedInUser(app);
     const checks = await Promise.all(Array.from({ length: 8 }, () => check(user.token, 'XTA21099012345678')));
