@@ -8,7 +8,7 @@ const { app, connectionString } = await buildTestApp();
 describe('the app pool', () => {
   it('keeps every connection once opened, each readied for the app’s tables before it is handed out', async () => {
     // A pool that closed idle connections met a burst after a quiet spell with fresh backends: the
-    // load benchmark's first seconds, p99 296–864 ms against 126–432 ms with kept, readied ones.
+    // load benchmark's first seconds, p99 296–864 ms against 126–433 ms with kept, readied ones.
     expect(app.db.options.min).toBe(app.db.options.max);
     expect(app.db.options.onConnect).toBe(warmConnection);
     const pool = createPool(connectionString, 3, 'pool-test-warm', {

@@ -63,10 +63,10 @@ export function createPool(
 /**
  * Readies a new connection's backend for the app's statements: each relation of the app's schema is
  * opened once (with its indexes, by planning a read of it), so the first calls on this connection do
- * not each build those catalog cache entries on the way. A fresh backend planned the first call of
- * each screen several times slower than a warm one: in the load benchmark's first 2 s, while the
- * pool grew from the connection the quiet app had used to all of them, p50 was 266 ms against 11 ms
- * afterwards (docs/performance.md, «The API under background work»).
+ * not each build those catalog cache entries on the way. With the pool kept and readied, the load
+ * benchmark's first 5 s (a burst on a quiet app, a run and an upload starting) had p99 126 / 277 /
+ * 433 ms in three runs, against 296 / 558 / 864 ms with connections opened by the burst itself
+ * (docs/performance.md, «Where the first seconds went»).
  */
 export async function warmConnection(client: pg.ClientBase): Promise<void> {
   await client.query(`DO $warm$

@@ -13,7 +13,8 @@ const post = (reply: PunctualReply) => port.postMessage(reply);
 
 async function send(job: PunctualJob): Promise<void> {
   const lateMs = () => Date.now() - job.dueAtMs;
-  if (lateMs() > job.lateLimitMs) {
+  const onTime = () => lateMs() <= job.lateLimitMs;
+  if (!onTime()) {
     post({ id: job.id, type: 'missed', lateMs: lateMs() });
     return;
   }
@@ -23,7 +24,7 @@ async function send(job: PunctualJob): Promise<void> {
       policy: { allowedRanges: [], trusted: true },
       // Asked again when the bytes can go: a new connection, or this loop busy with answers, can
       // take longer than the limit, and the limit bounds when the request reaches the provider.
-      stillWanted: () => lateMs() <= job.lateLimitMs,
+      stillWanted: onTime,
     });
     post({
       id: job.id,
