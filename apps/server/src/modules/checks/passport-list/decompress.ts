@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import unbzip2 from 'unbzip2-stream';
+import { backgroundCommand } from '../../../lib/thread-priority.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 /** `BZh` and the block size digit: how every bzip2 stream begins. */
@@ -36,13 +37,14 @@ export function hasBunzip2(): boolean {
 
 /**
  * bunzip2 as a child process: the file in, the text out; a broken archive ends it with an error.
- * It takes a whole core for the import's first third, so it runs at the job's lower OS priority
- * (`nice`, JOBS_DB_NICE): checks and the API keep the cores they need, the import every cycle they
- * leave idle.
+ * It takes a whole core for the import's first third, so it runs as background work (SCHED_IDLE
+ * through `chrt`, else at nice JOBS_DB_NICE; lib/thread-priority.ts): checks and the API keep the
+ * cores they need, the import every cycle they leave idle.
  */
 function bunzip2Stream(file: Readable, nice: number): Readable {
-  const child = spawn('bunzip2', ['-c'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  if (nice > 0 && child.pid !== undefined) {
+  const { command, args, idle } = backgroundCommand('bunzip2', ['-c'], nice);
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  if (!idle && nice > 0 && child.pid !== undefined) {
     try {
       setPriority(child.pid, nice);
     } catch {

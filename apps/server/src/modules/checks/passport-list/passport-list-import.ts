@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { withTransaction } from '../../../db/pool.ts';
 import { openListText } from './decompress.ts';
+import { PassportListParseThread } from './parse-thread.ts';
 import {
   activateListImport,
   buildListTable,
@@ -12,7 +13,7 @@ import {
   prepareLoadTable,
   setImportProgress,
 } from './passport-list.queries.ts';
-import { PassportListError, PassportListParser } from './passport-list-format.ts';
+import { PassportListError } from './passport-list-format.ts';
 
 const PROGRESS_EVERY_MS = 1000;
 
@@ -39,14 +40,15 @@ export async function importPassportList(options: {
   dropGraceMs?: number;
   /** false: the pure-JavaScript bzip2 decoder even where bunzip2 is installed. */
   useBunzip2?: boolean;
-  /** The OS priority (nice) of the decompression (JOBS_DB_NICE); 0: the process's own. */
+  /** The OS priority (nice) of the decompression and the parse (JOBS_DB_NICE); 0: the process's own. */
   nice?: number;
   /** Called after each phase (tests and the fault suite stop the import there). */
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<PassportListImportResult | { failure: string }> {
   const { db, importId } = options;
   await dropStaleStorage(db);
-  const parser = new PassportListParser();
+  // The parse runs in a thread of its own at the job's priority (`nice`), the API keeps the cores.
+  const parser = await PassportListParseThread.open(options.nice ?? 0);
   let bytesRead = 0;
   let lastProgress = 0;
   const progress = async (phase: 'loading' | 'indexing' | 'switching', force = false) => {
@@ -57,7 +59,10 @@ export async function importPassportList(options: {
     lastProgress = now;
     await setImportProgress(db, importId, { phase, bytesRead, rowsRead: parser.counts.rows });
   };
-  const client = await db.connect();
+  const client = await db.connect().catch(async (error: unknown) => {
+    await parser.close();
+    throw error;
+  });
   let loaded = false;
   try {
     const copySql = await prepareLoadTable(client, importId);
@@ -85,10 +90,10 @@ export async function importPassportList(options: {
           bytesRead = bytes;
         },
       })) {
-        await write(parser.push(chunk));
+        await write(await parser.push(chunk));
         await progress('loading');
       }
-      await write(parser.end());
+      await write(await parser.end());
     } catch (error) {
       copy.destroy(error as Error);
       await copyDone.catch(() => {});
@@ -136,6 +141,7 @@ export async function importPassportList(options: {
     throw error;
   } finally {
     client.release();
+    await parser.close();
   }
 }
 
