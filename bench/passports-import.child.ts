@@ -26,6 +26,8 @@ const sampler = setInterval(() => {
 }, 50);
 const t0 = performance.now();
 const phases: Record<string, number> = {};
+// The same moments on the wall clock, for the parent's lookups (which phase each one fell in).
+const phasesAt: Record<string, number> = { start: Date.now() };
 const importId = await queueListImport(db, queue, {
   importId: randomUUID(),
   filePath,
@@ -40,6 +42,7 @@ await runSourceImport({
   lastAttempt: true,
   onPhase: (phase) => {
     phases[phase] = Math.round(performance.now() - t0);
+    phasesAt[phase] = Date.now();
   },
 });
 const totalMs = performance.now() - t0;
@@ -52,6 +55,7 @@ await db.end();
 console.log(
   JSON.stringify({
     phases,
+    phasesAt: { ...phasesAt, end: Date.now() },
     totalMs,
     peakRss: Math.max(peak, process.resourceUsage().maxRSS * 1024),
     import: rows[0],

@@ -102,6 +102,7 @@ async function importInChild(databaseUrl: string, file: string) {
   );
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     phases: Record<string, number>;
+    phasesAt: Record<string, number>;
     totalMs: number;
     peakRss: number;
     import: {
@@ -116,6 +117,59 @@ async function importInChild(databaseUrl: string, file: string) {
     throw new Error(`import ${result.import.status}: ${result.import.failure}`);
   }
   return result;
+}
+
+type Probe = { kind: 'document'; documentType: 'passport_rf'; identifier: string };
+
+/**
+ * The import, with lookups in turn while it runs: the source's own query (`lookup`) and a check by a
+ * source made for it (`freshCheck`: the active version read, then the lookup). Each lookup is also
+ * put in the import's phase it fell in: loading (decompress, parse, COPY) or indexing (the version's
+ * table grouped and keyed), so a slow one is pinned on its phase.
+ */
+async function importWhileProbing(
+  runImport: () => ReturnType<typeof importInChild>,
+  lookup: (probe: Probe) => Promise<unknown>,
+  freshCheck: (probe: Probe) => Promise<unknown>,
+  probes: string[],
+) {
+  const during: number[] = [];
+  const duringAt: number[] = [];
+  const duringFresh: number[] = [];
+  let importing = true;
+  const prober = (async () => {
+    let i = 0;
+    while (importing) {
+      const probe: Probe = {
+        kind: 'document',
+        documentType: 'passport_rf',
+        identifier: probes[i++ % probes.length]!,
+      };
+      let t0 = performance.now();
+      await lookup(probe);
+      during.push(performance.now() - t0);
+      duringAt.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      t0 = performance.now();
+      await freshCheck(probe);
+      duringFresh.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const result = await runImport().finally(() => {
+    importing = false;
+  });
+  await prober;
+  const { phasesAt } = result;
+  const inPhase = (from: number, to: number) =>
+    during.filter((_, i) => duringAt[i]! >= from && duringAt[i]! < to).sort((a, b) => a - b);
+  return {
+    result,
+    during,
+    duringFresh,
+    duringLoading: inPhase(phasesAt.start!, phasesAt.loaded!),
+    duringIndexing: inPhase(phasesAt.loaded!, phasesAt.indexed!),
+  };
 }
 
 export async function benchPassports({ databaseUrl }: BenchContext): Promise<void> {
@@ -187,31 +241,12 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
     // During the import, in turn: the source's own query (the lookup: one source, whose active version
     // is read once), and a check by a source made for it (as a one-time check makes one: the active
     // version read, then the lookup).
-    const during: number[] = [];
-    const duringFresh: number[] = [];
-    let importing = true;
-    const prober = (async () => {
-      let i = 0;
-      while (importing) {
-        const probe = {
-          kind: 'document',
-          documentType: 'passport_rf',
-          identifier: probes[i++ % probes.length]!,
-        } as const;
-        let t0 = performance.now();
-        await lookup.check(probe);
-        during.push(performance.now() - t0);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        t0 = performance.now();
-        await createSourceAdapter('passport', { db, config }).check(probe);
-        duringFresh.push(performance.now() - t0);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
-    const result = await importInChild(databaseUrl, importFile).finally(() => {
-      importing = false;
-    });
-    await prober;
+    const { result, during, duringFresh, duringLoading, duringIndexing } = await importWhileProbing(
+      () => importInChild(databaseUrl, importFile),
+      (probe) => lookup.check(probe),
+      (probe) => createSourceAdapter('passport', { db, config }).check(probe),
+      probes,
+    );
     const table = result.import.storage_table;
     const diskBytes = Number(
       (await db.query('SELECT pg_total_relation_size($1::regclass) AS size', [table])).rows[0].size,
@@ -278,6 +313,7 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
     );
     console.log(
       `lookup p50/p99 during the import ${percentile(during, 50).toFixed(2)}/${percentile(during, 99).toFixed(2)} ms (${during.length}), after ${percentile(after, 50).toFixed(2)}/${percentile(after, 99).toFixed(2)} ms; ` +
+        `while loading p99 ${percentile(duringLoading, 99).toFixed(2)} ms (${duringLoading.length}), while indexing p99 ${percentile(duringIndexing, 99).toFixed(2)} ms (${duringIndexing.length}); ` +
         `a check by a new source (active version read, then the lookup) during the import p95/p99 ${percentile(duringFresh, 95).toFixed(2)}/${percentile(duringFresh, 99).toFixed(2)} ms`,
     );
     console.log(
