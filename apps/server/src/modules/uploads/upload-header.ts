@@ -19,11 +19,16 @@ import { getRememberedMapping, type UploadDetails } from './uploads.queries.ts';
 
 export interface PipelineContext {
   db: pg.Pool;
-  config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'>;
+  config: Pick<AppConfig, 'dataDir' | 'uploadMaxUnzippedBytes'> & Partial<Pick<AppConfig, 'jobsDbNice'>>;
 }
 
-export const openUploadFile = (config: PipelineContext['config'], filePath: string, sheet?: number) =>
-  openRowSource(filePath, { maxUnzippedBytes: config.uploadMaxUnzippedBytes, sheet });
+/** The upload's file opened for reading; `backgroundNice` for a job's read (see openRowSource). */
+export const openUploadFile = (
+  config: PipelineContext['config'],
+  filePath: string,
+  sheet?: number,
+  backgroundNice = 0,
+) => openRowSource(filePath, { maxUnzippedBytes: config.uploadMaxUnzippedBytes, sheet, backgroundNice });
 
 /** The header row found in a file, the proposed use of its columns, and the rows after it. */
 export interface HeaderRead {

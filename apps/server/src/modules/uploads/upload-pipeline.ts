@@ -221,10 +221,12 @@ export async function validateUpload(
   let staging: CopyWriter | null = null;
   let errors: CopyWriter | null = null;
   try {
+    // The validation is a job: its parse gives way to the API's requests (JOBS_DB_NICE).
     source = await openUploadFile(
       context.config,
       uploadFilePath(context.config, uploadId),
       upload.details.sheet ?? 0,
+      context.config.jobsDbNice ?? 0,
     );
     const read = await readHeader(handler, source.rows());
     // The mapping decided when the file came (auto, remembered or chosen); a file queued before

@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SCHED_IDLE } from '../../../lib/thread-priority.ts';
 import { openRowSource, READER_BATCH_ROWS, READER_MEMORY_MESSAGE } from './open-row-source.ts';
 import { openRowSourceHere } from './open-row-source-here.ts';
 import type { FileRow, RowSource } from './row-source.ts';
@@ -26,7 +27,31 @@ async function readAll(source: RowSource): Promise<{ rows: FileRow[]; progress: 
   }
 }
 
+/** How many of this process's threads run under SCHED_IDLE (/proc task stat field 41). */
+async function idleThreads(): Promise<number> {
+  let idle = 0;
+  for (const task of await readdir('/proc/self/task')) {
+    const stat = await readFile(`/proc/self/task/${task}/stat`, 'utf8').catch(() => '');
+    if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]) === SCHED_IDLE) {
+      idle++;
+    }
+  }
+  return idle;
+}
+
 describe('openRowSource (the reader in a worker thread)', () => {
+  it('reads a job’s file as background work (SCHED_IDLE) and a waiting user’s at the app’s priority', async () => {
+    const file = path.join(dir, 'priority.csv');
+    await writeFile(file, 'VIN;Метка\nV1;a\n');
+    const before = await idleThreads();
+    const forJob = await openRowSource(file, { ...LIMITS, backgroundNice: 10 });
+    expect(await idleThreads()).toBe(before + 1);
+    await forJob.close();
+    const forUser = await openRowSource(file, LIMITS);
+    expect(await idleThreads()).toBe(before);
+    await forUser.close();
+  });
+
   it('gives the same rows, format and progress as the reader in this thread, in batches', async () => {
     const count = READER_BATCH_ROWS * 5 + 17;
     const file = path.join(dir, 'rows.csv');

@@ -33,10 +33,21 @@ export async function openRowSource(
   limits: XlsxLimits & {
     /** The reader thread's heap, READER_HEAP_MB unless told. */
     readerHeapMb?: number;
+    /**
+     * JOBS_DB_NICE for a job's read (an upload's validation): the thread parses as background work
+     * (SCHED_IDLE, else this nice; lib/thread-priority.ts), so the API's requests take the cores
+     * first. 0 or absent: the app's priority (a header read while a user waits).
+     */
+    backgroundNice?: number;
   },
 ): Promise<RowSource> {
-  const { readerHeapMb = READER_HEAP_MB, ...xlsxLimits } = limits;
-  const data: ReaderWorkerData = { filePath, limits: xlsxLimits, batchRows: READER_BATCH_ROWS };
+  const { readerHeapMb = READER_HEAP_MB, backgroundNice = 0, ...xlsxLimits } = limits;
+  const data: ReaderWorkerData = {
+    filePath,
+    limits: xlsxLimits,
+    batchRows: READER_BATCH_ROWS,
+    backgroundNice,
+  };
   const worker = new Worker(WORKER_URL, {
     workerData: data,
     resourceLimits: {

@@ -6,6 +6,8 @@ export interface ReaderWorkerData {
   filePath: string;
   limits: XlsxLimits;
   batchRows: number;
+  /** > 0: the thread runs as background work (a job's validation; lib/thread-priority.ts). */
+  backgroundNice: number;
 }
 
 /** Parent → reader: the next batch of rows, please. */

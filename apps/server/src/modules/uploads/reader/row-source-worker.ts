@@ -3,13 +3,15 @@
  * the parent in batches, one batch per request (see open-row-source.ts for the protocol).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThreadPriority } from '../../../lib/thread-priority.ts';
 import { openRowSourceHere } from './open-row-source-here.ts';
 import type { FileRow, RowSource } from './row-source.ts';
 import type { ReaderReply, ReaderRequest, ReaderWorkerData } from './row-source-protocol.ts';
 import { isUploadFileError } from './upload-file-error.ts';
 
 const port = parentPort!;
-const { filePath, limits, batchRows } = workerData as ReaderWorkerData;
+const { filePath, limits, batchRows, backgroundNice } = workerData as ReaderWorkerData;
+lowerThisThreadPriority(backgroundNice);
 
 const post = (reply: ReaderReply) => port.postMessage(reply);
 const failure = (error: unknown): ReaderReply =>
