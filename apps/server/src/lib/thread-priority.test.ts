@@ -4,11 +4,6 @@ import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { backgroundCommand, SCHED_IDLE, threadPolicy } from './thread-priority.ts';
 
-const policyOf = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-};
-
 describe('background work priority', () => {
   it('starts a command under SCHED_IDLE (the child itself, not a wrapper left running)', async () => {
     const { command, args, idle } = backgroundCommand('sleep', ['5'], 10);
@@ -19,7 +14,7 @@ describe('background work priority', () => {
       await expect
         .poll(() => readFileSync(`/proc/${child.pid}/comm`, 'utf8').trim(), { timeout: 5000 })
         .toBe('sleep');
-      expect(policyOf(child.pid!)).toBe(SCHED_IDLE);
+      expect(threadPolicy(child.pid!, child.pid!)).toBe(SCHED_IDLE);
       expect(threadPolicy(process.pid)).toBe(0);
       expect(getPriority()).toBe(0);
     } finally {

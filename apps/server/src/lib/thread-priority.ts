@@ -71,7 +71,7 @@ export function thisThreadId(): number | undefined {
   }
 }
 
-/** The scheduling policy of one thread of this process (0 normal, SCHED_IDLE 5); for tests. */
+/** The scheduling policy of a thread (0 normal, SCHED_IDLE 5), of this process unless `pid` names another; a process's own: `threadPolicy(pid, pid)`. For tests. */
 export function threadPolicy(threadId: number, pid = process.pid): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/task/${threadId}/stat`, 'utf8');

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHED_IDLE } from '../../../lib/thread-priority.ts';
+import { SCHED_IDLE, threadPolicy } from '../../../lib/thread-priority.ts';
 import { hasBunzip2, openListText } from './decompress.ts';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-decompress-'));
@@ -26,18 +26,12 @@ async function bunzip2Children(): Promise<number[]> {
   return pids;
 }
 
-/** The scheduling policy of a process (/proc/<pid>/stat field 41: 0 normal, 5 SCHED_IDLE). */
-async function policyOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-}
-
 /** The policy of the bunzip2 that decompresses a list read with `nice`, seen while it runs. */
 async function bunzip2Policy(file: string, nice: number | undefined): Promise<number[]> {
   let seen: number[] = [];
   for await (const _chunk of openListText({ path: file, maxBytes: 1024 ** 3, nice })) {
     if (seen.length === 0) {
-      seen = await Promise.all((await bunzip2Children()).map(policyOf));
+      seen = (await bunzip2Children()).map((pid) => threadPolicy(pid, pid)!);
     }
   }
   return seen;

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHED_IDLE } from '../../../lib/thread-priority.ts';
+import { SCHED_IDLE, threadPolicy } from '../../../lib/thread-priority.ts';
 import { openRowSource, READER_BATCH_ROWS, READER_MEMORY_MESSAGE } from './open-row-source.ts';
 import { openRowSourceHere } from './open-row-source-here.ts';
 import type { FileRow, RowSource } from './row-source.ts';
@@ -27,12 +27,11 @@ async function readAll(source: RowSource): Promise<{ rows: FileRow[]; progress: 
   }
 }
 
-/** How many of this process's threads run under SCHED_IDLE (/proc task stat field 41). */
+/** How many of this process's threads run under SCHED_IDLE. */
 async function idleThreads(): Promise<number> {
   let idle = 0;
   for (const task of await readdir('/proc/self/task')) {
-    const stat = await readFile(`/proc/self/task/${task}/stat`, 'utf8').catch(() => '');
-    if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]) === SCHED_IDLE) {
+    if (threadPolicy(Number(task)) === SCHED_IDLE) {
       idle++;
     }
   }
