@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SCHED_IDLE, threadPolicy } from '../../../lib/thread-priority.ts';
+import { decodeCopyRows } from '../testing/copy-rows.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import { PassportListError, PassportListParser } from './passport-list-format.ts';
 
@@ -15,16 +19,30 @@ const LIST = [
   '0000,000000',
 ].join('\n');
 
+const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-parse-thread-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+const spillPath = path.join(dir, 'list.csv');
+
+/** The list through the thread in chunks; its rows read back as 10-digit keys. */
 async function parseInThread(text: string, chunkBytes: number) {
-  const thread = await PassportListParseThread.open(10);
+  const thread = await PassportListParseThread.open(10, spillPath, { capacity: 2 });
   try {
     const bytes = Buffer.from(text);
-    const out: Buffer[] = [];
+    // Every chunk in flight at once, as the import keeps several: answered in the order sent.
+    const pushed: Promise<void>[] = [];
     for (let i = 0; i < bytes.length; i += chunkBytes) {
-      out.push(await thread.push(bytes.subarray(i, i + chunkBytes)));
+      pushed.push(thread.push(bytes.subarray(i, i + chunkBytes)));
     }
-    out.push(await thread.end());
-    return { text: Buffer.concat(out).toString(), counts: thread.counts };
+    await Promise.all(pushed);
+    await thread.end();
+    const pieces: Buffer[] = [];
+    for (let piece = await thread.nextRows(); piece; piece = await thread.nextRows()) {
+      pieces.push(piece);
+    }
+    const keys = decodeCopyRows(Buffer.concat(pieces)).flatMap(([block, numbers]) =>
+      numbers.map((n) => String(block * 10000 + n).padStart(10, '0')),
+    );
+    return { keys, counts: thread.counts, distinct: thread.distinct };
   } finally {
     await thread.close();
   }
@@ -37,7 +55,9 @@ describe('the passport list parsed in a thread of its own', () => {
     expect(expected).toBe('0304012345\n6001000001\n4510654321\n0000000000\n');
     for (const chunkBytes of [1, 3, 7, 64, 4096]) {
       const parsed = await parseInThread(LIST, chunkBytes);
-      expect(parsed.text).toBe(expected);
+      // The parser's passports, grouped by the thread into the version table's rows (in key order).
+      expect(parsed.keys).toEqual(['0000000000', '0304012345', '4510654321', '6001000001']);
+      expect(parsed.distinct).toBe(4);
       expect(parsed.counts).toEqual(direct.counts);
     }
     expect(direct.counts).toMatchObject({ rows: 8, accepted: 4, rejected: 4 });
@@ -45,7 +65,7 @@ describe('the passport list parsed in a thread of its own', () => {
   });
 
   it('refuses a file with another header with the Russian reason, as the parser does', async () => {
-    const thread = await PassportListParseThread.open(10);
+    const thread = await PassportListParseThread.open(10, spillPath);
     try {
       await expect(thread.push(Buffer.from('SERIES;NUMBER\n0304;012345\n'))).rejects.toBeInstanceOf(
         PassportListError,
@@ -56,7 +76,7 @@ describe('the passport list parsed in a thread of its own', () => {
   });
 
   it('runs as background work (SCHED_IDLE), the rest of the process at its own priority', async () => {
-    const thread = await PassportListParseThread.open(10);
+    const thread = await PassportListParseThread.open(10, spillPath);
     try {
       expect(thread.thread.priority).toBe('idle');
       expect(threadPolicy(thread.thread.id!)).toBe(SCHED_IDLE);
@@ -65,7 +85,7 @@ describe('the passport list parsed in a thread of its own', () => {
       await thread.close();
     }
     // JOBS_DB_NICE=0: the operator keeps background work at the app's priority.
-    const unchanged = await PassportListParseThread.open(0);
+    const unchanged = await PassportListParseThread.open(0, spillPath);
     try {
       expect(unchanged.thread.priority).toBe('none');
       expect(threadPolicy(unchanged.thread.id!)).toBe(0);

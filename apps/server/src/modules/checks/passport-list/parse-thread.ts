@@ -4,19 +4,24 @@ import type { PassportListCounts } from './passport-list-format.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 const WORKER_URL = new URL('./parse-thread-worker.ts', import.meta.url);
-/** The parser keeps one unfinished line between chunks; this is room for a chunk and its output. */
+/** The parser keeps one unfinished line between chunks; the keys are typed arrays, off this heap. */
 const PARSE_HEAP_MB = 64;
 
 /**
- * PassportListParser in a worker thread of its own, run as background work (SCHED_IDLE, else nice
- * JOBS_DB_NICE; lib/thread-priority.ts): the parse of a hundred million rows is the import's long
- * CPU task in the app process, and on the main thread it kept a core at the API's priority while
- * checks looked passports up (docs/performance.md, «MVD passport list»). One chunk at a time, in
- * order; the counts follow each reply. A file the parser refuses rejects with PassportListError.
+ * PassportListParser and a ListKeyStore in a worker thread of its own, run as background work
+ * (SCHED_IDLE, else nice JOBS_DB_NICE; lib/thread-priority.ts): the parse and grouping of a hundred
+ * million rows are the import's long CPU tasks in the app process, and on the main thread they kept
+ * a core at the API's priority while checks looked passports up (docs/performance.md, «MVD passport
+ * list»). Chunks are pushed in order, several may be in flight, and the counts follow each reply; after end(),
+ * nextRows() hands over the version table's rows as binary COPY. A file the parser refuses rejects
+ * with PassportListError.
  */
 export class PassportListParseThread {
   readonly counts: PassportListCounts = { rows: 0, accepted: 0, rejected: 0, errors: [] };
-  private pending: { resolve: (reply: ParseReply) => void } | null = null;
+  /** Distinct passports of the rows handed over so far (all of them after the last piece). */
+  distinct = 0;
+  /** Requests sent and not yet answered, oldest first: the worker answers them in order. */
+  private readonly pending: ((reply: ParseReply) => void)[] = [];
   private dead: Error | null = null;
 
   private readonly worker: Worker;
@@ -34,8 +39,13 @@ export class PassportListParseThread {
     worker.on('exit', () => this.die(new Error('the passport list parse thread exited')));
   }
 
-  static async open(nice: number): Promise<PassportListParseThread> {
-    const data: ParseWorkerData = { nice };
+  /** `spillPath`: the prefix of the keys' spill files (`<prefix>.keys-<n>`, removed by the caller). */
+  static async open(
+    nice: number,
+    spillPath: string,
+    options: { capacity?: number } = {},
+  ): Promise<PassportListParseThread> {
+    const data: ParseWorkerData = { nice, spillPath, capacity: options.capacity };
     const worker = new Worker(WORKER_URL, {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 16 },
@@ -53,16 +63,29 @@ export class PassportListParseThread {
     return new PassportListParseThread(worker, { id: ready.threadId, priority: ready.priority });
   }
 
-  /** The chunk's whole lines parsed: their good rows as COPY text. */
-  push(chunk: Uint8Array): Promise<Buffer> {
+  /** The chunk's whole lines parsed, their passports kept. */
+  async push(chunk: Uint8Array): Promise<void> {
     // A copy of its own to transfer (a stream's chunk may be a view of a larger, shared buffer).
     const copy = new Uint8Array(chunk);
-    return this.request({ type: 'push', chunk: copy }, [copy.buffer]);
+    this.parsed(await this.request({ type: 'push', chunk: copy }, [copy.buffer]));
   }
 
   /** The last line; rejects with PassportListError when the file had no header. */
-  end(): Promise<Buffer> {
-    return this.request({ type: 'end' });
+  async end(): Promise<void> {
+    this.parsed(await this.request({ type: 'end' }));
+  }
+
+  /**
+   * The next piece of the version table's rows (binary COPY of `block, numbers`, in block order),
+   * null after the last; `distinct` then counts the list's passports.
+   */
+  async nextRows(): Promise<Buffer | null> {
+    const reply = await this.request({ type: 'rows' });
+    if (reply.type !== 'rows') {
+      throw new Error(`unexpected reply ${reply.type}`);
+    }
+    this.distinct = reply.distinct;
+    return reply.done ? null : Buffer.from(reply.out.buffer, reply.out.byteOffset, reply.out.byteLength);
   }
 
   async close(): Promise<void> {
@@ -70,34 +93,32 @@ export class PassportListParseThread {
     await this.worker.terminate();
   }
 
-  private async request(request: ParseRequest, transfer: ArrayBuffer[] = []): Promise<Buffer> {
-    if (this.dead) {
-      throw this.dead;
-    }
-    if (this.pending) {
-      throw new Error('the passport list parse thread takes one chunk at a time');
-    }
-    const reply = await new Promise<ParseReply>((resolve) => {
-      this.pending = { resolve };
-      this.worker.postMessage(request, transfer);
-    });
-    if (reply.type === 'error') {
-      throw reply.listError ? new PassportListError(reply.message) : new Error(reply.message);
-    }
-    if (reply.type !== 'out') {
+  private parsed(reply: ParseReply) {
+    if (reply.type !== 'parsed') {
       throw new Error(`unexpected reply ${reply.type}`);
     }
     Object.assign(this.counts, reply.counts);
     if (reply.errors) {
       this.counts.errors.push(...reply.errors);
     }
-    return Buffer.from(reply.out.buffer, reply.out.byteOffset, reply.out.byteLength);
+  }
+
+  private async request(request: ParseRequest, transfer: ArrayBuffer[] = []): Promise<ParseReply> {
+    if (this.dead) {
+      throw this.dead;
+    }
+    const reply = await new Promise<ParseReply>((resolve) => {
+      this.pending.push(resolve);
+      this.worker.postMessage(request, transfer);
+    });
+    if (reply.type === 'error') {
+      throw reply.listError ? new PassportListError(reply.message) : new Error(reply.message);
+    }
+    return reply;
   }
 
   private deliver(reply: ParseReply) {
-    const pending = this.pending;
-    this.pending = null;
-    pending?.resolve(reply);
+    this.pending.shift()?.(reply);
   }
 
   private die(error: Error) {
@@ -105,6 +126,8 @@ export class PassportListParseThread {
       return;
     }
     this.dead = error;
-    this.deliver({ type: 'error', listError: false, message: error.message });
+    while (this.pending.length > 0) {
+      this.deliver({ type: 'error', listError: false, message: error.message });
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { withTransaction } from '../../../db/pool.ts';
@@ -6,16 +7,18 @@ import { openListText } from './decompress.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import {
   activateListImport,
-  buildListTable,
   dropPassportListTables,
   failImport,
+  indexListTable,
   listStalePassportTables,
-  prepareLoadTable,
+  prepareListTable,
   setImportProgress,
 } from './passport-list.queries.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 const PROGRESS_EVERY_MS = 1000;
+/** Chunks of the list handed to the parse thread before the oldest one's reply is awaited. */
+const PUSHES_IN_FLIGHT = 4;
 
 export interface PassportListImportResult {
   accepted: number;
@@ -25,11 +28,13 @@ export interface PassportListImportResult {
 
 /**
  * Loads the list file of an `importing` import as its version and makes it active (issue #30):
- * decompressed, parsed and COPY'd as one stream (memory does not grow with the file), the version's
- * table built and indexed while the active version keeps answering, then switched in one transaction.
- * The old version's table is dropped `dropGraceMs` later (a check that read the old version just
- * before the switch still finds it). A refused file fails the import with its Russian reason and
- * changes nothing else; any other error is thrown for the job to retry, from the start.
+ * decompressed and parsed as one stream in a thread of its own, whose ListKeyStore groups the
+ * passports in bounded memory (spill files beside the list's file); then the version's table is
+ * filled by one binary COPY in block order and keyed, while the active version keeps answering, and
+ * switched in one transaction. The old version's table is dropped `dropGraceMs` later (a check that
+ * read the old version just before the switch still finds it). A refused file fails the import with
+ * its Russian reason and changes nothing else; any other error is thrown for the job to retry, from
+ * the start.
  */
 export async function importPassportList(options: {
   db: pg.Pool;
@@ -42,13 +47,18 @@ export async function importPassportList(options: {
   useBunzip2?: boolean;
   /** The OS priority (nice) of the decompression and the parse (JOBS_DB_NICE); 0: the process's own. */
   nice?: number;
+  /** Keys the parse thread buffers before a spill (tests make it small). */
+  spillCapacity?: number;
   /** Called after each phase (tests and the fault suite stop the import there). */
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<PassportListImportResult | { failure: string }> {
-  const { db, importId } = options;
+  const { db, importId, filePath } = options;
   await dropStaleStorage(db);
+  await removeSpills(filePath);
   // The parse runs in a thread of its own at the job's priority (`nice`), the API keeps the cores.
-  const parser = await PassportListParseThread.open(options.nice ?? 0);
+  const parser = await PassportListParseThread.open(options.nice ?? 0, filePath, {
+    capacity: options.spillCapacity,
+  });
   let bytesRead = 0;
   let lastProgress = 0;
   const progress = async (phase: 'loading' | 'indexing' | 'switching', force = false) => {
@@ -59,48 +69,33 @@ export async function importPassportList(options: {
     lastProgress = now;
     await setImportProgress(db, importId, { phase, bytesRead, rowsRead: parser.counts.rows });
   };
-  const client = await db.connect().catch(async (error: unknown) => {
-    await parser.close();
-    throw error;
-  });
+  let client: pg.PoolClient | undefined;
   let loaded = false;
+  const inFlight: Promise<void>[] = [];
   try {
-    const copySql = await prepareLoadTable(client, importId);
     await progress('loading', true);
-    const copy = client.query(copyFrom(copySql));
-    const copyDone = new Promise<void>((resolve, reject) => {
-      copy.on('finish', resolve);
-      copy.on('error', reject);
-    });
-    const write = (chunk: Buffer) =>
-      chunk.length === 0 || copy.write(chunk)
-        ? undefined
-        : new Promise<void>((resolve, reject) => {
-            copy.once('drain', resolve);
-            copy.once('error', reject);
-          });
-    try {
-      for await (const chunk of openListText({
-        path: options.filePath,
-        fileName: options.fileName,
-        maxBytes: options.maxTextBytes,
-        useBunzip2: options.useBunzip2,
-        nice: options.nice,
-        onRead: (bytes) => {
-          bytesRead = bytes;
-        },
-      })) {
-        await write(await parser.push(chunk));
-        await progress('loading');
+    for await (const chunk of openListText({
+      path: filePath,
+      fileName: options.fileName,
+      maxBytes: options.maxTextBytes,
+      useBunzip2: options.useBunzip2,
+      nice: options.nice,
+      onRead: (bytes) => {
+        bytesRead = bytes;
+      },
+    })) {
+      // A few chunks in flight: the thread parses one while the next is read, and bunzip2 is never
+      // left waiting for a reply to travel back.
+      const pushed = parser.push(chunk);
+      pushed.catch(() => {}); // awaited below, in order
+      inFlight.push(pushed);
+      if (inFlight.length >= PUSHES_IN_FLIGHT) {
+        await inFlight.shift();
       }
-      await write(await parser.end());
-    } catch (error) {
-      copy.destroy(error as Error);
-      await copyDone.catch(() => {});
-      throw error;
+      await progress('loading');
     }
-    copy.end();
-    await copyDone;
+    await Promise.all(inFlight.splice(0));
+    await parser.end();
     await options.onPhase?.('loaded');
     if (parser.counts.accepted === 0) {
       throw new PassportListError(
@@ -110,39 +105,79 @@ export async function importPassportList(options: {
       );
     }
     await progress('indexing', true);
-    const distinct = await buildListTable(client, importId);
+    client = await db.connect();
+    await copyRows(client, await prepareListTable(client, importId), parser);
+    await removeSpills(filePath);
+    await indexListTable(client, importId);
     await options.onPhase?.('indexed');
     await progress('switching', true);
     const previous = await withTransaction(db, (tx) =>
       activateListImport(tx, {
         id: importId,
-        recordsTotal: distinct,
+        recordsTotal: parser.distinct,
         rowsRejected: parser.counts.rejected,
         errors: parser.counts.errors,
       }),
     );
     loaded = true;
-    await rm(options.filePath, { force: true });
+    await rm(filePath, { force: true });
     if (previous) {
       await new Promise((resolve) => setTimeout(resolve, options.dropGraceMs ?? 0));
       await dropPassportListTables(client, [previous]);
     }
-    return { accepted: parser.counts.accepted, distinct, rejected: parser.counts.rejected };
+    return { accepted: parser.counts.accepted, distinct: parser.distinct, rejected: parser.counts.rejected };
   } catch (error) {
     if (!loaded) {
-      await dropStaleStorage(client).catch(() => {});
+      await dropStaleStorage(client ?? db).catch(() => {});
     }
     if (error instanceof PassportListError) {
       await failImport(db, importId, error.message);
-      await dropStaleStorage(client).catch(() => {});
-      await rm(options.filePath, { force: true });
+      await dropStaleStorage(client ?? db).catch(() => {});
+      await rm(filePath, { force: true });
       return { failure: error.message };
     }
     throw error;
   } finally {
-    client.release();
+    client?.release();
     await parser.close();
+    await removeSpills(filePath).catch(() => {});
   }
+}
+
+/** The parse thread's rows through one COPY into the version's table. */
+async function copyRows(client: pg.PoolClient, copySql: string, parser: PassportListParseThread) {
+  const copy = client.query(copyFrom(copySql));
+  const copyDone = new Promise<void>((resolve, reject) => {
+    copy.on('finish', resolve);
+    copy.on('error', reject);
+  });
+  try {
+    for (let piece = await parser.nextRows(); piece; piece = await parser.nextRows()) {
+      if (piece.length > 0 && !copy.write(piece)) {
+        await new Promise<void>((resolve, reject) => {
+          copy.once('drain', resolve);
+          copy.once('error', reject);
+        });
+      }
+    }
+  } catch (error) {
+    copy.destroy(error as Error);
+    await copyDone.catch(() => {});
+    throw error;
+  }
+  copy.end();
+  await copyDone;
+}
+
+/** The spill files of an import of this file (ListKeyStore: `<file>.keys-<n>`), a killed attempt's too. */
+async function removeSpills(filePath: string): Promise<void> {
+  const prefix = `${path.basename(filePath)}.keys-`;
+  const names = await readdir(path.dirname(filePath)).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => rm(path.join(path.dirname(filePath), name), { force: true })),
+  );
 }
 
 /** Drops every list table no version needs (a killed import's, a superseded version's). */

@@ -6,6 +6,7 @@ import type { Queryable } from '../../../db/pool.ts';
  * share a row at the list's density, so a row costs its header once for all of them (docs/datasets.md).
  */
 export const passportListTable = (importId: string) => `passport_list_${importId.replaceAll('-', '')}`;
+/** The load table of imports before ListKeyStore (a killed one's may still be there). */
 const loadTable = (importId: string) => `passport_list_load_${importId.replaceAll('-', '')}`;
 const TABLE_NAME = /^passport_list_(load_)?[0-9a-f]{32}$/;
 
@@ -20,36 +21,25 @@ const quoted = (table: string) => {
 export const BLOCK_OF = (key: string) => `(${key}::bigint / 10000)::int`;
 export const REST_OF = (key: string) => `(${key}::bigint % 10000)::int2`;
 
-/** A restarted import starts clean: whatever a killed attempt of this import left is dropped. */
-export async function prepareLoadTable(db: Queryable, importId: string): Promise<string> {
+/**
+ * The version's table, empty, and the COPY that fills it with rows in block order (binary, from
+ * ListKeyStore: the passports grouped, deduplicated and sorted before they reach the database).
+ * A restarted import starts clean: whatever a killed attempt of this import left is dropped.
+ */
+export async function prepareListTable(db: Queryable, importId: string): Promise<string> {
+  const table = quoted(passportListTable(importId));
   await dropPassportListTables(db, [loadTable(importId), passportListTable(importId)]);
-  // Unlogged: the keys are loaded once and read once, into the version's table; a crash loses
-  // nothing the restarted import would not load again.
-  await db.query(`CREATE UNLOGGED TABLE ${quoted(loadTable(importId))} (key bigint NOT NULL)`);
-  return `COPY ${quoted(loadTable(importId))} (key) FROM STDIN`;
+  await db.query(`CREATE TABLE ${table} (block int NOT NULL, numbers int2[] NOT NULL)`);
+  return `COPY ${table} (block, numbers) FROM STDIN (FORMAT binary)`;
 }
 
-/**
- * The version's table from the loaded keys (duplicates of the file dropped), indexed after the load,
- * then the load table dropped. Returns the distinct passports.
- */
-export async function buildListTable(db: Queryable, importId: string): Promise<number> {
-  const load = quoted(loadTable(importId));
+/** The loaded version's table keyed (the rows came in block order) and its statistics taken. */
+export async function indexListTable(db: Queryable, importId: string): Promise<void> {
   const table = quoted(passportListTable(importId));
-  await db.query(
-    `CREATE TABLE ${table} AS
-     SELECT (key / 10000)::int AS block, array_agg(DISTINCT (key % 10000)::int2) AS numbers
-       FROM ${load} GROUP BY 1`,
-  );
   await db.query(`ALTER TABLE ${table} ADD PRIMARY KEY (block)`);
   // Statistics before the first check: without them the planner takes a batch's join for a hash of
   // the whole list (a sequential scan per batch, growing with the list) instead of index probes.
   await db.query(`ANALYZE ${table}`);
-  const { rows } = await db.query<{ count: string }>(
-    `SELECT coalesce(sum(cardinality(numbers)), 0)::text AS count FROM ${table}`,
-  );
-  await db.query(`DROP TABLE ${load}`);
-  return Number(rows[0]!.count);
 }
 
 /** A small version's table straight from its passports, in the caller's transaction (demo data). */
