@@ -28,21 +28,30 @@ export async function readFileHead(path: string, bytes = 4): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
-let bunzip2Found: boolean | undefined;
-/** Whether Debian's `bunzip2` (package bzip2, in the base system) can be run here; asked once. */
-export function hasBunzip2(): boolean {
-  bunzip2Found ??= spawnSync('bunzip2', ['--help'], { stdio: 'ignore' }).status === 0;
-  return bunzip2Found;
+/** A decoder of bzip2 from Debian's packages, run as a child process. */
+export type Bzip2Decoder = 'lbzip2' | 'bunzip2';
+const DECODER_ARGS: Record<Bzip2Decoder, string[]> = { lbzip2: ['-dc'], bunzip2: ['-c'] };
+
+let decodersFound: Bzip2Decoder[] | undefined;
+/**
+ * The system's bzip2 decoders, fastest first, asked once: `lbzip2` (package lbzip2) decodes the
+ * blocks of one stream on every core, `bunzip2` (package bzip2, in the base system) on one.
+ */
+export function systemBzip2Decoders(): Bzip2Decoder[] {
+  decodersFound ??= (['lbzip2', 'bunzip2'] as const).filter(
+    (command) => spawnSync(command, ['--help'], { stdio: 'ignore' }).status === 0,
+  );
+  return decodersFound;
 }
 
 /**
- * bunzip2 as a child process: the file in, the text out; a broken archive ends it with an error.
- * It takes a whole core for the import's first third, so it runs as background work (SCHED_IDLE
+ * A system decoder as a child process: the file in, the text out; a broken archive ends it with an
+ * error. It takes the cores for most of the import, so it runs as background work (SCHED_IDLE
  * through `chrt`, else at nice JOBS_DB_NICE; lib/thread-priority.ts): checks and the API keep the
  * cores they need, the import every cycle they leave idle.
  */
-function bunzip2Stream(file: Readable, nice: number): Readable {
-  const { command, args, idle } = backgroundCommand('bunzip2', ['-c'], nice);
+function decoderStream(decoder: Bzip2Decoder, file: Readable, nice: number): Readable {
+  const { command, args, idle } = backgroundCommand(decoder, DECODER_ARGS[decoder], nice);
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   if (!idle && nice > 0 && child.pid !== undefined) {
     try {
@@ -53,7 +62,7 @@ function bunzip2Stream(file: Readable, nice: number): Readable {
   }
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   file.on('error', (error) => out.destroy(error));
-  child.stdin.on('error', () => {}); // bunzip2 gave up on the input: its exit code says why
+  child.stdin.on('error', () => {}); // the decoder gave up on the input: its exit code says why
   file.pipe(child.stdin);
   child.stdout.pipe(out, { end: false });
   let exited: number | null | undefined;
@@ -65,7 +74,7 @@ function bunzip2Stream(file: Readable, nice: number): Readable {
     if (exited === 0) {
       out.end();
     } else {
-      out.destroy(new Error(`bunzip2 exited with ${exited}`));
+      out.destroy(new Error(`${decoder} exited with ${exited}`));
     }
   };
   child.stdout.on('end', () => {
@@ -83,18 +92,18 @@ function bunzip2Stream(file: Readable, nice: number): Readable {
 /**
  * The list's bytes as text, decompressed as a stream when the file is bzip2; `onRead` is told the
  * compressed bytes read so far (the progress), and more than `maxBytes` of text refuses the file (a
- * bzip2 bomb). Decompressed by Debian's `bunzip2` when it is installed (`useBunzip2`, by default):
- * the pure-JavaScript decoder (unbzip2-stream) is the fallback, at about half its speed and with a
- * heap that grows with its garbage (docs/datasets.md, measured by `npm run bench -- passports`).
+ * bzip2 bomb). Decompressed by the fastest system decoder installed (systemBzip2Decoders) unless
+ * `decoder` names one: the pure-JavaScript decoder (unbzip2-stream) is the fallback, at about half
+ * bunzip2's speed and with a heap that grows with its garbage (docs/datasets.md).
  */
 export async function* openListText(options: {
   path: string;
   /** The name it was sent under: a `.bz2` that is not bzip2 is refused as such. */
   fileName?: string;
   maxBytes: number;
-  /** false: the pure-JavaScript decoder even where bunzip2 is installed (tests of both paths). */
-  useBunzip2?: boolean;
-  /** The OS priority (nice) bunzip2 runs at; 0 by default (the file's head is read in a request). */
+  /** A decoder of its own (tests of each path); 'javascript': unbzip2-stream. */
+  decoder?: Bzip2Decoder | 'javascript';
+  /** The OS priority (nice) the decoder runs at; 0 by default (the file's head is read in a request). */
   nice?: number;
   onRead?: (bytes: number) => void;
 }): AsyncGenerator<Buffer> {
@@ -110,8 +119,9 @@ export async function* openListText(options: {
     throw new PassportListError('Файл назван .bz2, но это не архив bzip2');
   }
   let stream: Readable = file;
-  if (bz2 && options.useBunzip2 !== false && hasBunzip2()) {
-    stream = bunzip2Stream(file, options.nice ?? 0);
+  const decoder = options.decoder ?? systemBzip2Decoders()[0] ?? 'javascript';
+  if (bz2 && decoder !== 'javascript') {
+    stream = decoderStream(decoder, file, options.nice ?? 0);
   } else if (bz2) {
     // unbzip2-stream is an old-style stream: piped into a PassThrough to be read with for await.
     const inflate = unbzip2();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { withTransaction } from '../../../db/pool.ts';
-import { openListText } from './decompress.ts';
+import { type Bzip2Decoder, openListText } from './decompress.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import {
   activateListImport,
@@ -43,8 +43,8 @@ export async function importPassportList(options: {
   fileName?: string;
   maxTextBytes: number;
   dropGraceMs?: number;
-  /** false: the pure-JavaScript bzip2 decoder even where bunzip2 is installed. */
-  useBunzip2?: boolean;
+  /** A bzip2 decoder of its own (tests of each path); by default the fastest installed. */
+  decoder?: Bzip2Decoder | 'javascript';
   /** The OS priority (nice) of the decompression and the parse (JOBS_DB_NICE); 0: the process's own. */
   nice?: number;
   /** Keys the parse thread buffers before a spill (tests make it small). */
@@ -78,13 +78,13 @@ export async function importPassportList(options: {
       path: filePath,
       fileName: options.fileName,
       maxBytes: options.maxTextBytes,
-      useBunzip2: options.useBunzip2,
+      decoder: options.decoder,
       nice: options.nice,
       onRead: (bytes) => {
         bytesRead = bytes;
       },
     })) {
-      // A few chunks in flight: the thread parses one while the next is read, and bunzip2 is never
+      // A few chunks in flight: the thread parses one while the next is read, and the decoder is never
       // left waiting for a reply to travel back.
       const pushed = parser.push(chunk);
       pushed.catch(() => {}); // awaited below, in order

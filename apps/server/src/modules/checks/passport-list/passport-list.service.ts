@@ -16,7 +16,7 @@ import { sourceImportMessage } from '../jobs/check-job-messages.ts';
 import { failDatasetVersion, importDatasetVersion } from '../sources/dataset-import.ts';
 import { getSourceImport, insertSourceImport } from '../sources/sources.queries.ts';
 import { toSourceImport } from '../sources/sources.service.ts';
-import { openListText } from './decompress.ts';
+import { type Bzip2Decoder, openListText } from './decompress.ts';
 import {
   activateListImport,
   createListTableFrom,
@@ -231,7 +231,7 @@ export async function runSourceImport(options: {
   importId: string;
   lastAttempt: boolean;
   dropGraceMs?: number;
-  useBunzip2?: boolean;
+  decoder?: Bzip2Decoder | 'javascript';
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<void> {
   const job = await getImportJob(options.db, options.importId);
@@ -251,7 +251,7 @@ export async function runSourceImport(options: {
         fileName: job.file_name,
         maxTextBytes: options.config.uploadMaxUnzippedBytes,
         dropGraceMs: options.dropGraceMs,
-        useBunzip2: options.useBunzip2,
+        decoder: options.decoder,
         nice: options.config.jobsDbNice,
         onPhase: options.onPhase,
       });

@@ -12,6 +12,7 @@ import {
   runChecksNow,
 } from '../testing/checks-test-helpers.ts';
 import { sourceImportTestSetup } from '../testing/source-import-test-setup.ts';
+import { systemBzip2Decoders } from './decompress.ts';
 import { listedAmong, passportListTable } from './passport-list.queries.ts';
 import { importPassportListIn, runSourceImport } from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
@@ -93,8 +94,14 @@ describe('the MVD passport list', () => {
       },
     );
 
-    // The pure-JavaScript decoder here; the other tests take bunzip2 where it is installed.
-    await runSourceImport({ db: app.db, config, importId: queued.id, lastAttempt: true, useBunzip2: false });
+    // The pure-JavaScript decoder here; the other tests take the system's fastest where one is installed.
+    await runSourceImport({
+      db: app.db,
+      config,
+      importId: queued.id,
+      lastAttempt: true,
+      decoder: 'javascript',
+    });
     const history = await app.inject({
       url: '/api/v1/monitoring/sources/passport/imports',
       headers: bearer(staff.token),
@@ -258,8 +265,8 @@ describe('the MVD passport list', () => {
       ['bomb.csv.bz2', whole, 100_000, 'Распакованный файл больше'],
       ['header.csv', 'PASSP_SERIES,PASSP_NUMBER\n', 2 ** 31, 'В файле только заголовок'],
     ] as const;
-    // Through Debian's bunzip2 (the fast path, when installed) and the pure-JavaScript decoder alike.
-    for (const useBunzip2 of [true, false]) {
+    // Through each system decoder installed (lbzip2, bunzip2) and the pure-JavaScript one alike.
+    for (const decoder of [...systemBzip2Decoders(), 'javascript'] as const) {
       for (const [name, content, maxBytes, reason] of cases) {
         const response = await post(name, content);
         expect(response.statusCode, `${name}: ${response.body}`).toBe(202);
@@ -269,13 +276,13 @@ describe('the MVD passport list', () => {
           config: { uploadMaxUnzippedBytes: maxBytes },
           importId: id,
           lastAttempt: true,
-          useBunzip2,
+          decoder,
         });
         const row = (
           await app.db.query(`SELECT status, failure, file_path FROM source_imports WHERE id = $1`, [id])
         ).rows[0];
-        expect(row, `${name} ${useBunzip2}`).toMatchObject({ status: 'failed', file_path: null });
-        expect(row.failure, `${name} ${useBunzip2}`).toContain(reason);
+        expect(row, `${name} ${decoder}`).toMatchObject({ status: 'failed', file_path: null });
+        expect(row.failure, `${name} ${decoder}`).toContain(reason);
       }
     }
     expect(await activeImport()).toEqual(before);
