@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHED_IDLE, threadPolicy } from '../../../lib/thread-priority.ts';
 import { decodeCopyRows } from '../testing/copy-rows.ts';
+import { type Bzip2Decoder, systemBzip2Decoders } from './decompress.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import { PassportListError, PassportListParser } from './passport-list-format.ts';
 
@@ -21,20 +23,13 @@ const LIST = [
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-parse-thread-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
-const spillPath = path.join(dir, 'list.csv');
 
-/** The list through the thread in chunks; its rows read back as 10-digit keys. */
-async function parseInThread(text: string, chunkBytes: number) {
-  const thread = await PassportListParseThread.open(10, spillPath, { capacity: 2 });
+/** The list's file through the thread; its rows read back as 10-digit keys. */
+async function loadInThread(file: string, decoder?: Bzip2Decoder | 'javascript') {
+  const thread = await PassportListParseThread.open(10, path.join(dir, 'spill'), { capacity: 2 });
   try {
-    const bytes = Buffer.from(text);
-    // Every chunk in flight at once, as the import keeps several: answered in the order sent.
-    const pushed: Promise<void>[] = [];
-    for (let i = 0; i < bytes.length; i += chunkBytes) {
-      pushed.push(thread.push(bytes.subarray(i, i + chunkBytes)));
-    }
-    await Promise.all(pushed);
-    await thread.end();
+    let told = 0;
+    await thread.load({ path: file, maxBytes: 1024 ** 2, nice: 10, decoder }, () => told++);
     const pieces: Buffer[] = [];
     for (let piece = await thread.nextRows(); piece; piece = await thread.nextRows()) {
       pieces.push(piece);
@@ -42,33 +37,71 @@ async function parseInThread(text: string, chunkBytes: number) {
     const keys = decodeCopyRows(Buffer.concat(pieces)).flatMap(([block, numbers]) =>
       numbers.map((n) => String(block * 10000 + n).padStart(10, '0')),
     );
-    return { keys, counts: thread.counts, distinct: thread.distinct };
+    return { keys, counts: thread.counts, distinct: thread.distinct, bytesRead: thread.bytesRead, told };
   } finally {
     await thread.close();
   }
 }
 
-describe('the passport list parsed in a thread of its own', () => {
-  it('gives what the parser gives, whatever the chunks: leading zeros kept, malformed rows counted', async () => {
+describe('the passport list read and parsed in a thread of its own', () => {
+  it('gives what the parser gives, from text or bzip2 by any decoder: leading zeros kept, malformed rows counted', async () => {
     const direct = new PassportListParser();
     const expected = Buffer.concat([direct.push(Buffer.from(LIST)), direct.end()]).toString();
     expect(expected).toBe('0304012345\n6001000001\n4510654321\n0000000000\n');
-    for (const chunkBytes of [1, 3, 7, 64, 4096]) {
-      const parsed = await parseInThread(LIST, chunkBytes);
+    const csv = path.join(dir, 'list.csv');
+    await writeFile(csv, LIST);
+    const bz2 = path.join(dir, 'list.csv.bz2');
+    await writeFile(bz2, execFileSync('bzip2', ['-c'], { input: LIST }));
+    const runs = [
+      await loadInThread(csv),
+      ...(await Promise.all(
+        [...systemBzip2Decoders(), 'javascript' as const].map((decoder) => loadInThread(bz2, decoder)),
+      )),
+    ];
+    for (const loaded of runs) {
       // The parser's passports, grouped by the thread into the version table's rows (in key order).
-      expect(parsed.keys).toEqual(['0000000000', '0304012345', '4510654321', '6001000001']);
-      expect(parsed.distinct).toBe(4);
-      expect(parsed.counts).toEqual(direct.counts);
+      expect(loaded.keys).toEqual(['0000000000', '0304012345', '4510654321', '6001000001']);
+      expect(loaded.distinct).toBe(4);
+      expect(loaded.counts).toEqual(direct.counts);
     }
+    expect(runs[0]!.bytesRead).toBe(Buffer.byteLength(LIST));
     expect(direct.counts).toMatchObject({ rows: 8, accepted: 4, rejected: 4 });
     expect(direct.counts.errors.map((error) => error.row)).toEqual([4, 5, 6, 7]);
   });
 
-  it('refuses a file with another header with the Russian reason, as the parser does', async () => {
-    const thread = await PassportListParseThread.open(10, spillPath);
+  it('refuses a file with another header, or a broken archive, with the Russian reason', async () => {
+    const other = path.join(dir, 'other.csv');
+    await writeFile(other, 'SERIES;NUMBER\n0304;012345\n');
+    const broken = path.join(dir, 'broken.csv.bz2');
+    await writeFile(broken, execFileSync('bzip2', ['-c'], { input: LIST }).subarray(0, 30));
+    for (const file of [other, broken]) {
+      const thread = await PassportListParseThread.open(10, path.join(dir, 'spill'));
+      try {
+        await expect(thread.load({ path: file, maxBytes: 1024 ** 2, nice: 10 })).rejects.toBeInstanceOf(
+          PassportListError,
+        );
+      } finally {
+        await thread.close();
+      }
+    }
+  });
+
+  it('tells its progress while it reads: compressed bytes and rows', async () => {
+    const rows = Array.from(
+      { length: 400_000 },
+      (_, i) => `${String(i % 9999).padStart(4, '0')},${String(i).padStart(6, '0')}`,
+    );
+    const file = path.join(dir, 'long.csv');
+    await writeFile(file, `PASSP_SERIES,PASSP_NUMBER\n${rows.join('\n')}\n`);
+    const thread = await PassportListParseThread.open(0, path.join(dir, 'spill'));
     try {
-      await expect(thread.push(Buffer.from('SERIES;NUMBER\n0304;012345\n'))).rejects.toBeInstanceOf(
-        PassportListError,
+      const seen: number[] = [];
+      // A progress at most every 250 ms, none going back; the final counts come with the end.
+      await thread.load({ path: file, maxBytes: 1024 ** 3, nice: 0 }, () => seen.push(thread.counts.rows));
+      expect(thread.counts.rows).toBe(400_000);
+      expect(thread.bytesRead).toBe((await stat(file)).size);
+      expect(seen.every((rows, i) => rows > 0 && rows <= 400_000 && (i === 0 || rows >= seen[i - 1]!))).toBe(
+        true,
       );
     } finally {
       await thread.close();
@@ -76,7 +109,7 @@ describe('the passport list parsed in a thread of its own', () => {
   });
 
   it('runs as background work (SCHED_IDLE), the rest of the process at its own priority', async () => {
-    const thread = await PassportListParseThread.open(10, spillPath);
+    const thread = await PassportListParseThread.open(10, path.join(dir, 'spill'));
     try {
       expect(thread.thread.priority).toBe('idle');
       expect(threadPolicy(thread.thread.id!)).toBe(SCHED_IDLE);
@@ -85,7 +118,7 @@ describe('the passport list parsed in a thread of its own', () => {
       await thread.close();
     }
     // JOBS_DB_NICE=0: the operator keeps background work at the app's priority.
-    const unchanged = await PassportListParseThread.open(0, spillPath);
+    const unchanged = await PassportListParseThread.open(0, path.join(dir, 'spill'));
     try {
       expect(unchanged.thread.priority).toBe('none');
       expect(threadPolicy(unchanged.thread.id!)).toBe(0);

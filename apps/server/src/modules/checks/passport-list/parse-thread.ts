@@ -1,25 +1,37 @@
 import { Worker } from 'node:worker_threads';
-import type { ParseReply, ParseRequest, ParseWorkerData } from './parse-thread-protocol.ts';
+import type {
+  ListFile,
+  ParseProgress,
+  ParseReply,
+  ParseRequest,
+  ParseWorkerData,
+} from './parse-thread-protocol.ts';
 import type { PassportListCounts } from './passport-list-format.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 const WORKER_URL = new URL('./parse-thread-worker.ts', import.meta.url);
-/** The parser keeps one unfinished line between chunks; the keys are typed arrays, off this heap. */
-const PARSE_HEAP_MB = 64;
+/**
+ * The parser keeps one unfinished line between chunks and the keys are typed arrays, off this heap;
+ * the pure-JavaScript decoder (no system decoder installed) needs more for its garbage.
+ */
+const PARSE_HEAP_MB = 256;
 
 /**
- * PassportListParser and a ListKeyStore in a worker thread of its own, run as background work
- * (SCHED_IDLE, else nice JOBS_DB_NICE; lib/thread-priority.ts): the parse and grouping of a hundred
- * million rows are the import's long CPU tasks in the app process, and on the main thread they kept
- * a core at the API's priority while checks looked passports up (docs/performance.md, «MVD passport
- * list»). Chunks are pushed in order, several may be in flight, and the counts follow each reply; after end(),
- * nextRows() hands over the version table's rows as binary COPY. A file the parser refuses rejects
- * with PassportListError.
+ * The list's file read, parsed and grouped (openListText, PassportListParser, ListKeyStore) in a
+ * worker thread of its own, run as background work (SCHED_IDLE, else nice JOBS_DB_NICE;
+ * lib/thread-priority.ts): reading the decoder's output, the parse and the grouping of a hundred
+ * million rows are the import's CPU work in the app process, and on the main thread they kept a
+ * core at the API's priority while checks looked passports up (docs/performance.md, «MVD passport
+ * list»). load() reads the whole file, its progress told as it goes; then nextRows() hands over the
+ * version table's rows as binary COPY. A file refused rejects with PassportListError.
  */
 export class PassportListParseThread {
   readonly counts: PassportListCounts = { rows: 0, accepted: 0, rejected: 0, errors: [] };
   /** Distinct passports of the rows handed over so far (all of them after the last piece). */
   distinct = 0;
+  /** Compressed bytes of the file read so far. */
+  bytesRead = 0;
+  private onProgress: (() => void) | undefined;
   /** Requests sent and not yet answered, oldest first: the worker answers them in order. */
   private readonly pending: ((reply: ParseReply) => void)[] = [];
   private dead: Error | null = null;
@@ -34,7 +46,14 @@ export class PassportListParseThread {
   ) {
     this.worker = worker;
     this.thread = thread;
-    worker.on('message', (reply: ParseReply) => this.deliver(reply));
+    worker.on('message', (reply: ParseReply | ParseProgress) => {
+      if (reply.type === 'progress') {
+        this.progressed(reply);
+        this.onProgress?.();
+      } else {
+        this.deliver(reply);
+      }
+    });
     worker.on('error', (error) => this.die(error));
     worker.on('exit', () => this.die(new Error('the passport list parse thread exited')));
   }
@@ -63,16 +82,18 @@ export class PassportListParseThread {
     return new PassportListParseThread(worker, { id: ready.threadId, priority: ready.priority });
   }
 
-  /** The chunk's whole lines parsed, their passports kept. */
-  async push(chunk: Uint8Array): Promise<void> {
-    // A copy of its own to transfer (a stream's chunk may be a view of a larger, shared buffer).
-    const copy = new Uint8Array(chunk);
-    this.parsed(await this.request({ type: 'push', chunk: copy }, [copy.buffer]));
-  }
-
-  /** The last line; rejects with PassportListError when the file had no header. */
-  async end(): Promise<void> {
-    this.parsed(await this.request({ type: 'end' }));
+  /** The whole file read and its passports kept; `onProgress` is told after each progress. */
+  async load(file: ListFile, onProgress?: () => void): Promise<void> {
+    this.onProgress = onProgress;
+    try {
+      const reply = await this.request({ type: 'load', file });
+      if (reply.type !== 'loaded') {
+        throw new Error(`unexpected reply ${reply.type}`);
+      }
+      this.progressed(reply);
+    } finally {
+      this.onProgress = undefined;
+    }
   }
 
   /**
@@ -93,10 +114,8 @@ export class PassportListParseThread {
     await this.worker.terminate();
   }
 
-  private parsed(reply: ParseReply) {
-    if (reply.type !== 'parsed') {
-      throw new Error(`unexpected reply ${reply.type}`);
-    }
+  private progressed(reply: Omit<ParseProgress, 'type'>) {
+    this.bytesRead = reply.bytesRead;
     Object.assign(this.counts, reply.counts);
     if (reply.errors) {
       this.counts.errors.push(...reply.errors);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { withTransaction } from '../../../db/pool.ts';
-import { type Bzip2Decoder, openListText } from './decompress.ts';
+import type { Bzip2Decoder } from './decompress.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import {
   activateListImport,
@@ -17,8 +17,6 @@ import {
 import { PassportListError } from './passport-list-format.ts';
 
 const PROGRESS_EVERY_MS = 1000;
-/** Chunks of the list handed to the parse thread before the oldest one's reply is awaited. */
-const PUSHES_IN_FLIGHT = 4;
 
 export interface PassportListImportResult {
   accepted: number;
@@ -28,8 +26,8 @@ export interface PassportListImportResult {
 
 /**
  * Loads the list file of an `importing` import as its version and makes it active (issue #30):
- * decompressed and parsed as one stream in a thread of its own, whose ListKeyStore groups the
- * passports in bounded memory (spill files beside the list's file); then the version's table is
+ * decompressed, parsed and grouped as one stream in a thread of its own (PassportListParseThread:
+ * the passports in bounded memory, spill files beside the list's file), the main thread idle; then the version's table is
  * filled by one binary COPY in block order and keyed, while the active version keeps answering, and
  * switched in one transaction. The old version's table is dropped `dropGraceMs` later (a check that
  * read the old version just before the switch still finds it). A refused file fails the import with
@@ -59,7 +57,6 @@ export async function importPassportList(options: {
   const parser = await PassportListParseThread.open(options.nice ?? 0, filePath, {
     capacity: options.spillCapacity,
   });
-  let bytesRead = 0;
   let lastProgress = 0;
   const progress = async (phase: 'loading' | 'indexing' | 'switching', force = false) => {
     const now = Date.now();
@@ -67,35 +64,33 @@ export async function importPassportList(options: {
       return;
     }
     lastProgress = now;
-    await setImportProgress(db, importId, { phase, bytesRead, rowsRead: parser.counts.rows });
+    await setImportProgress(db, importId, {
+      phase,
+      bytesRead: parser.bytesRead,
+      rowsRead: parser.counts.rows,
+    });
   };
   let client: pg.PoolClient | undefined;
   let loaded = false;
-  const inFlight: Promise<void>[] = [];
   try {
     await progress('loading', true);
-    for await (const chunk of openListText({
-      path: filePath,
-      fileName: options.fileName,
-      maxBytes: options.maxTextBytes,
-      decoder: options.decoder,
-      nice: options.nice,
-      onRead: (bytes) => {
-        bytesRead = bytes;
-      },
-    })) {
-      // A few chunks in flight: the thread parses one while the next is read, and the decoder is never
-      // left waiting for a reply to travel back.
-      const pushed = parser.push(chunk);
-      pushed.catch(() => {}); // awaited below, in order
-      inFlight.push(pushed);
-      if (inFlight.length >= PUSHES_IN_FLIGHT) {
-        await inFlight.shift();
-      }
-      await progress('loading');
-    }
-    await Promise.all(inFlight.splice(0));
-    await parser.end();
+    // The main thread only writes the progress the thread tells, one update at a time.
+    let written = Promise.resolve();
+    await parser
+      .load(
+        {
+          path: filePath,
+          fileName: options.fileName,
+          maxBytes: options.maxTextBytes,
+          decoder: options.decoder,
+          nice: options.nice ?? 0,
+        },
+        () => {
+          written = written.then(() => progress('loading'));
+          written.catch(() => {}); // awaited when the load ends
+        },
+      )
+      .finally(() => written);
     await options.onPhase?.('loaded');
     if (parser.counts.accepted === 0) {
       throw new PassportListError(
