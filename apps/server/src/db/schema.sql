@@ -965,7 +965,7 @@ CREATE UNIQUE INDEX monitoring_items_identity_key ON public.monitoring_items USI
 CREATE INDEX monitoring_items_inactive_idx ON public.monitoring_items USING btree (organisation_id, kind, status, created_at, id) WHERE (status <> 'active'::text);
 CREATE INDEX monitoring_items_search_text_idx ON public.monitoring_items USING gin (search_text gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='4096');
 CREATE INDEX monitoring_items_sort_contract_idx ON public.monitoring_items USING btree (organisation_id, kind, contract_number COLLATE "C", id) INCLUDE (status);
-CREATE INDEX monitoring_items_sort_identifier_idx ON public.monitoring_items USING btree (organisation_id, kind, identifier, id) INCLUDE (status);
+CREATE INDEX monitoring_items_sort_identifier_idx ON public.monitoring_items USING btree (organisation_id, kind, identifier, id) INCLUDE (status, document_type);
 CREATE INDEX monitoring_items_sort_label_idx ON public.monitoring_items USING btree (organisation_id, kind, label, id) INCLUDE (status);
 CREATE INDEX news_items_feed_idx ON public.news_items USING btree (pinned DESC, published_at DESC, id DESC) WHERE (NOT draft);
 CREATE INDEX news_reads_news_idx ON public.news_reads USING btree (news_id);

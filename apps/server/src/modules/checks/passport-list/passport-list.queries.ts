@@ -109,13 +109,23 @@ const blockTo = (to: string) =>
 const MAX_BLOCK = 999_999;
 
 /**
- * The SQL of a batch's match: the items (`b`, digits only) listed in the version's table, the list
+ * The SQL of a batch's match: the items (`b`, BATCH_ITEMS_WITH_KEY) listed in the version's table, the list
  * read only within the batch's identifier range (`from`, `to`: SQL of its bounds), so a run reads
  * each part of the list once at most and never the whole list per batch.
  */
 export const listedBatchSql = (table: string, range: { from: string; to: string }) =>
-  `JOIN ${quoted(table)} l ON l.block = ${BLOCK_OF('b.identifier')} AND ${REST_OF('b.identifier')} = ANY(l.numbers)
+  `JOIN ${quoted(table)} l ON l.block = (b.key / 10000)::int AND (b.key % 10000)::int2 = ANY(l.numbers)
      AND l.block BETWEEN ${blockFrom(range.from)} AND ${blockTo(range.to)}`;
+
+/**
+ * A batch's items (`batch_items`) with their key (`key`), null for an identifier that is not 10
+ * digits: it joins nothing instead of failing the batch's cast. Not a filter: a filter's selectivity
+ * is a guess, and a guess of one row made the planner probe the list once per item (47 ms a batch
+ * of 10,000, against 20 ms hashed). Cheaper than a regular expression (0.9 µs an item).
+ */
+export const BATCH_ITEMS_WITH_KEY = `(SELECT *, CASE WHEN octet_length(identifier) = 10 AND ltrim(identifier, '0123456789') = ''
+                                       THEN identifier::bigint END AS key
+                                  FROM batch_items OFFSET 0) b`;
 
 export interface ImportProgress {
   phase: 'queued' | 'downloading' | 'loading' | 'indexing' | 'switching';

@@ -8,7 +8,12 @@ import {
   type SingleAnswer,
   type SourceAdapter,
 } from '../sources/source-adapter.ts';
-import { listedAmong, listedBatchSql, passportListTable } from './passport-list.queries.ts';
+import {
+  BATCH_ITEMS_WITH_KEY,
+  listedAmong,
+  listedBatchSql,
+  passportListTable,
+} from './passport-list.queries.ts';
 import { formatPassport } from './passport-list-format.ts';
 
 /**
@@ -84,7 +89,7 @@ export function createPassportListSource(deps: DatasetSourceDeps): SourceAdapter
                             jsonb_build_object('passport', substr(b.identifier, 1, 4) || ' ' || substr(b.identifier, 5),
                                                'list', $${p}::text, 'note', $${p + 1}::text)
                             || CASE WHEN $${p + 2}::boolean THEN '{"demo": true}'::jsonb ELSE '{}'::jsonb END AS payload
-                       FROM (SELECT * FROM batch_items WHERE identifier ~ '^[0-9]{10}$' OFFSET 0) b
+                       FROM ${BATCH_ITEMS_WITH_KEY}
                        ${listedBatchSql(passportListTable(current.id), {
                          from: `$${BATCH_IDENTIFIER_FROM}::text`,
                          to: `$${BATCH_IDENTIFIER_TO}::text`,

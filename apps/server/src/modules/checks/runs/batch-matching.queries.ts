@@ -26,13 +26,15 @@ export const scopeHasItems = (scope: BatchScope) => scope.kinds.includes(scope.k
  */
 const BATCH_ITEMS_WHERE = `i.organisation_id = $1 AND i.kind = $2 AND i.identifier BETWEEN $3 AND $4 AND i.status = 'active'
        AND i.kind = ANY($5) AND (i.kind = 'vin' OR $6::text[] IS NULL OR i.document_type = ANY($6))`;
-const BATCH_ITEMS_CTE = `batch_items AS MATERIALIZED (
+/** The batch's items as every statement of a batch reads them (exported for the passports benchmark). */
+export const BATCH_ITEMS_CTE = `batch_items AS MATERIALIZED (
     SELECT i.id, i.identifier, coalesce(i.document_type, '') AS document_type
       FROM monitoring_items i
      WHERE ${BATCH_ITEMS_WHERE}
      ORDER BY i.identifier
   )`;
-const scopeParams = (scope: BatchScope) => [
+/** The parameters $1–$6 of BATCH_ITEMS_CTE. */
+export const scopeParams = (scope: BatchScope) => [
   scope.organisationId,
   scope.kind,
   scope.identifierFrom,
