@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
@@ -176,6 +177,79 @@ async function importWhileProbing(
   };
 }
 
+/**
+ * The regular run's match against the bare join: BENCH_PASSPORT_ITEMS monitored passports of a new
+ * organisation, matched batch by batch as a run matches them, and joined to the same version's table
+ * in one statement (in parallel as the planner likes, and in one process as a batch runs).
+ */
+async function runVersusJoin(db: pg.Pool, table: string, config: never) {
+  let t: number;
+  const organisationId = await createOrganisation(db, `Бенчмарк паспортов ${Date.now()}`);
+  await db.query(
+    `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, origin)
+     SELECT $1, 'document', 'passport_rf', lpad((floor(random() * $3::float8))::bigint::text, 10, '0'), 'form'
+       FROM generate_series(1, $2) ON CONFLICT DO NOTHING`,
+    [organisationId, ITEMS, SPACE],
+  );
+  // Vacuumed, as autovacuum leaves a table that runs read and never update (its pages all-visible).
+  await db.query('VACUUM (ANALYZE) monitoring_items');
+  // The run's batches: BATCH items each, by identifier, each range inclusive as a run plans it.
+  const { rows: batches } = await db.query<{ first: string; last: string }>(
+    `SELECT min(identifier) AS first, max(identifier) AS last
+       FROM (SELECT identifier, (row_number() OVER (ORDER BY identifier) - 1) / $2 AS batch
+               FROM monitoring_items WHERE organisation_id = $1) x
+      GROUP BY batch ORDER BY batch`,
+    [organisationId, BATCH],
+  );
+  // Each batch as a run matches it: the batch's items (BATCH_ITEMS_CTE) and the source's own SQL.
+  const findings = (await createSourceAdapter('passport', { db, config }).batchFindings!())!;
+  t = performance.now();
+  let runHits = 0;
+  for (const batch of batches) {
+    const scope = {
+      organisationId,
+      kind: 'document' as const,
+      identifierFrom: batch.first,
+      identifierTo: batch.last,
+      kinds: ['vin', 'document'] as const,
+      documentTypes: ['passport_rf'],
+    };
+    const { rows } = await db.query(
+      `WITH ${BATCH_ITEMS_CTE} SELECT count(*)::int AS n FROM (${findings.sql(7)}) found`,
+      [...scopeParams(scope), ...findings.params],
+    );
+    runHits += rows[0].n;
+  }
+  const runMs = performance.now() - t;
+  // The bare join: one statement over every item, as the planner likes it (in parallel on this
+  // machine's cores), and in one process as a run's batch is.
+  const bareJoin = `SELECT count(*)::int AS n FROM monitoring_items i
+       JOIN "${table}" l ON l.block = (i.identifier::bigint / 10000)::int AND (i.identifier::bigint % 10000)::int2 = ANY(l.numbers)
+      WHERE i.organisation_id = $1`;
+  t = performance.now();
+  const bare = await db.query(bareJoin, [organisationId]);
+  const joinMs = performance.now() - t;
+  const single = await db.connect();
+  let joinOneMs: number;
+  try {
+    await single.query('SET max_parallel_workers_per_gather = 0');
+    t = performance.now();
+    await single.query(bareJoin, [organisationId]);
+    joinOneMs = performance.now() - t;
+    await single.query('RESET max_parallel_workers_per_gather');
+  } finally {
+    single.release();
+  }
+  return {
+    batches: batches.length,
+    runMs,
+    runHits,
+    joinMs,
+    joinOneMs,
+    joinHits: bare.rows[0].n as number,
+  };
+}
+
 export async function benchPassports({ databaseUrl }: BenchContext): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-bench-passports-'));
   const db = createPool(databaseUrl, 6);
@@ -270,63 +344,7 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
     duringFresh.sort((a, b) => a - b);
     after.sort((a, b) => a - b);
 
-    // The regular run's match against the bare join: the same items, the same version's table.
-    const organisationId = await createOrganisation(db, `Бенчмарк паспортов ${Date.now()}`);
-    await db.query(
-      `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, origin)
-       SELECT $1, 'document', 'passport_rf', lpad((floor(random() * $3::float8))::bigint::text, 10, '0'), 'form'
-         FROM generate_series(1, $2) ON CONFLICT DO NOTHING`,
-      [organisationId, ITEMS, SPACE],
-    );
-    // Vacuumed, as autovacuum leaves a table that runs read and never update (its pages all-visible).
-    await db.query('VACUUM (ANALYZE) monitoring_items');
-    // The run's batches: BATCH items each, by identifier, each range inclusive as a run plans it.
-    const { rows: batches } = await db.query<{ first: string; last: string }>(
-      `SELECT min(identifier) AS first, max(identifier) AS last
-         FROM (SELECT identifier, (row_number() OVER (ORDER BY identifier) - 1) / $2 AS batch
-                 FROM monitoring_items WHERE organisation_id = $1) x
-        GROUP BY batch ORDER BY batch`,
-      [organisationId, BATCH],
-    );
-    // Each batch as a run matches it: the batch's items (BATCH_ITEMS_CTE) and the source's own SQL.
-    const findings = (await createSourceAdapter('passport', { db, config }).batchFindings!())!;
-    t = performance.now();
-    let runHits = 0;
-    for (const batch of batches) {
-      const scope = {
-        organisationId,
-        kind: 'document' as const,
-        identifierFrom: batch.first,
-        identifierTo: batch.last,
-        kinds: ['vin', 'document'] as const,
-        documentTypes: ['passport_rf'],
-      };
-      const { rows } = await db.query(
-        `WITH ${BATCH_ITEMS_CTE} SELECT count(*)::int AS n FROM (${findings.sql(7)}) found`,
-        [...scopeParams(scope), ...findings.params],
-      );
-      runHits += rows[0].n;
-    }
-    const runMs = performance.now() - t;
-    // The bare join: one statement over every item, as the planner likes it (in parallel on this
-    // machine's cores), and in one process as a run's batch is.
-    const bareJoin = `SELECT count(*)::int AS n FROM monitoring_items i
-         JOIN "${table}" l ON l.block = (i.identifier::bigint / 10000)::int AND (i.identifier::bigint % 10000)::int2 = ANY(l.numbers)
-        WHERE i.organisation_id = $1`;
-    t = performance.now();
-    const bare = await db.query(bareJoin, [organisationId]);
-    const joinMs = performance.now() - t;
-    const single = await db.connect();
-    let joinOneMs: number;
-    try {
-      await single.query('SET max_parallel_workers_per_gather = 0');
-      t = performance.now();
-      await single.query(bareJoin, [organisationId]);
-      joinOneMs = performance.now() - t;
-      await single.query('RESET max_parallel_workers_per_gather');
-    } finally {
-      single.release();
-    }
+    const run = await runVersusJoin(db, table, config);
 
     console.log(`import phases (ms from the start): ${JSON.stringify(result.phases)}`);
     console.log(
@@ -341,10 +359,10 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
         `a check by a new source (active version read, then the lookup) during the import p95/p99 ${percentile(duringFresh, 95).toFixed(2)}/${percentile(duringFresh, 99).toFixed(2)} ms`,
     );
     console.log(
-      `regular run's match of ${ITEMS.toLocaleString('en')} passports in ${batches.length} batches ${s(runMs)} s (${runHits} listed), bare join ${s(joinMs)} s (${bare.rows[0].n}), in one process ${s(joinOneMs)} s`,
+      `regular run's match of ${ITEMS.toLocaleString('en')} passports in ${run.batches} batches ${s(run.runMs)} s (${run.runHits} listed), bare join ${s(run.joinMs)} s (${run.joinHits}), in one process ${s(run.joinOneMs)} s`,
     );
     console.log(
-      `RESULT passports rows=${ROWS} import_s=${s(result.totalMs)} reference_s=${s(referenceMs)} ratio=${(result.totalMs / referenceMs).toFixed(2)} decoder=${decoder} decode_s=${s(decompressMs)} disk_mb=${mb(diskBytes)} reference_disk_mb=${mb(referenceBytes)} rss_mb=${mb(result.peakRss)} lookup_p99_ms=${Math.max(percentile(during, 99), percentile(after, 99)).toFixed(2)} lookup_p99_during_ms=${percentile(during, 99).toFixed(2)} check_p95_during_ms=${percentile(duringFresh, 95).toFixed(2)} run_s=${s(runMs)} join_s=${s(joinMs)} run_ratio=${(runMs / joinMs).toFixed(2)} join_one_process_s=${s(joinOneMs)} run_ratio_one_process=${(runMs / joinOneMs).toFixed(2)}`,
+      `RESULT passports rows=${ROWS} import_s=${s(result.totalMs)} reference_s=${s(referenceMs)} ratio=${(result.totalMs / referenceMs).toFixed(2)} decoder=${decoder} decode_s=${s(decompressMs)} disk_mb=${mb(diskBytes)} reference_disk_mb=${mb(referenceBytes)} rss_mb=${mb(result.peakRss)} lookup_p99_ms=${Math.max(percentile(during, 99), percentile(after, 99)).toFixed(2)} lookup_p99_during_ms=${percentile(during, 99).toFixed(2)} check_p95_during_ms=${percentile(duringFresh, 95).toFixed(2)} run_s=${s(run.runMs)} join_s=${s(run.joinMs)} run_ratio=${(run.runMs / run.joinMs).toFixed(2)} join_one_process_s=${s(run.joinOneMs)} run_ratio_one_process=${(run.runMs / run.joinOneMs).toFixed(2)}`,
     );
   } finally {
     await db.end();
