@@ -27,9 +27,9 @@ export interface PassportListImportResult {
 /**
  * Loads the list file of an `importing` import as its version and makes it active (issue #30):
  * decompressed, parsed and grouped as one stream in a thread of its own (PassportListParseThread:
- * the passports in bounded memory, spill files beside the list's file), the main thread idle; then the version's table is
- * filled by one binary COPY in block order and keyed, while the active version keeps answering, and
- * switched in one transaction. The old version's table is dropped `dropGraceMs` later (a check that
+ * the passports in bounded memory, spill files beside the list's file), the main thread idle; then
+ * the version's table is filled by one binary COPY in block order and keyed, while the active version
+ * keeps answering, and switched in one transaction. The old version's table is dropped `dropGraceMs` later (a check that
  * read the old version just before the switch still finds it). A refused file fails the import with
  * its Russian reason and changes nothing else; any other error is thrown for the job to retry, from
  * the start.
@@ -45,8 +45,6 @@ export async function importPassportList(options: {
   decoder?: Bzip2Decoder | 'javascript';
   /** The OS priority (nice) of the decompression and the parse (JOBS_DB_NICE); 0: the process's own. */
   nice?: number;
-  /** Keys the parse thread buffers before a spill (tests make it small). */
-  spillCapacity?: number;
   /** Called after each phase (tests and the fault suite stop the import there). */
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<PassportListImportResult | { failure: string }> {
@@ -54,9 +52,7 @@ export async function importPassportList(options: {
   await dropStaleStorage(db);
   await removeSpills(filePath);
   // The parse runs in a thread of its own at the job's priority (`nice`), the API keeps the cores.
-  const parser = await PassportListParseThread.open(options.nice ?? 0, filePath, {
-    capacity: options.spillCapacity,
-  });
+  const parser = await PassportListParseThread.open(options.nice ?? 0, filePath);
   let lastProgress = 0;
   const progress = async (phase: 'loading' | 'indexing' | 'switching', force = false) => {
     const now = Date.now();
