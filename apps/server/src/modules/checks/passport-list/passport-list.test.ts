@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../../db/pool.ts';
 import type { JobContext } from '../../../jobs/job-definition.ts';
@@ -14,7 +16,12 @@ import {
 import { sourceImportTestSetup } from '../testing/source-import-test-setup.ts';
 import { systemBzip2Decoders } from './decompress.ts';
 import { listedAmong, passportListTable } from './passport-list.queries.ts';
-import { importPassportListIn, runSourceImport } from './passport-list.service.ts';
+import {
+  importPassportListIn,
+  queueListImport,
+  runSourceImport,
+  sourceImportFilePath,
+} from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
 
 const {
@@ -269,8 +276,27 @@ describe('the MVD passport list', () => {
     for (const decoder of [...systemBzip2Decoders(), 'javascript'] as const) {
       for (const [name, content, maxBytes, reason] of cases) {
         const response = await post(name, content);
-        expect(response.statusCode, `${name}: ${response.body}`).toBe(202);
-        const id = response.json().id;
+        let id: string;
+        if (response.statusCode === 422) {
+          // lbzip2 reads the archive ahead of its first output, so the head's read may find a broken
+          // one at once (refused in Russian, as the docs allow); the job's own refusal is then tested
+          // on the same file, queued as the upload would have queued it.
+          expect(name).toBe('truncated.csv.bz2');
+          expect(response.json().message).toContain(reason);
+          id = randomUUID();
+          const filePath = sourceImportFilePath(config, id);
+          await writeFile(filePath, content);
+          await queueListImport(app.db, { send: async () => null } as never, {
+            importId: id,
+            filePath,
+            fileName: name,
+            bytes: content.length,
+            createdBy: null,
+          });
+        } else {
+          expect(response.statusCode, `${name}: ${response.body}`).toBe(202);
+          id = response.json().id;
+        }
         await runSourceImport({
           db: app.db,
           config: { uploadMaxUnzippedBytes: maxBytes },
