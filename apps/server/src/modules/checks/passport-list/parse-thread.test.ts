@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The list's file through the thread; its rows read back as 10-digit keys. */
 async function loadInThread(file: string, decoder?: Bzip2Decoder | 'javascript') {
-  const thread = await PassportListParseThread.open(10, path.join(dir, 'spill'), { capacity: 2 });
+  // Spill files of its own: the test loads several files at once (an import's are named by its file).
+  const thread = await PassportListParseThread.open(10, path.join(dir, `spill-${randomUUID()}`), {
+    capacity: 2,
+  });
   try {
     let told = 0;
     await thread.load({ path: file, maxBytes: 1024 ** 2, nice: 10, decoder }, () => told++);
