@@ -38,12 +38,14 @@ describe('sendProviderRequest and its turn', () => {
     // A request that went out whenever its process got round to it put more than the limit into a
     // second at the provider; one later than SEND_GUARD_MS is not sent on that turn.
     server.requests.length = 0;
-    // The next turn leads by a second: under a loaded test run a 20 ms lead (and a 250 ms one, the
-    // sending thread cold) was itself missed, handed over later than its time plus the guard.
+    // The later turns lead by a second. On a loaded machine (a test run's other files) a later turn
+    // may be missed too, its thread woken more than the guard late: given back as well, never sent.
     const budget = turns([-(SEND_GUARD_MS + 200), 1000]);
     const answer = await sendProviderRequest({ type: 'wanted', config, ...budget }, { path: '/check' });
     expect(answer.status).toBe(200);
-    expect(budget.missed).toEqual([-(SEND_GUARD_MS + 200)]);
+    expect(budget.missed[0]).toBe(-(SEND_GUARD_MS + 200));
+    expect(budget.missed.slice(1).every((offset) => offset === 1000)).toBe(true);
+    expect(budget.missed.length).toBeLessThan(MAX_MISSED_TURNS);
     expect(server.requests).toHaveLength(1);
   });
 
