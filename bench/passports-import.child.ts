@@ -28,6 +28,9 @@ const t0 = performance.now();
 const phases: Record<string, number> = {};
 // The same moments on the wall clock, for the parent's lookups (which phase each one fell in).
 const phasesAt: Record<string, number> = { start: Date.now() };
+// The parent probes from the import's start to its switch (the module loading above is not the
+// import's; the old version's drop after the switch is the job's, 30 s later there).
+process.send?.({ phase: 'start' });
 const importId = await queueListImport(db, queue, {
   importId: randomUUID(),
   filePath,
@@ -43,6 +46,7 @@ await runSourceImport({
   onPhase: (phase) => {
     phases[phase] = Math.round(performance.now() - t0);
     phasesAt[phase] = Date.now();
+    process.send?.({ phase });
   },
 });
 const totalMs = performance.now() - t0;
@@ -52,6 +56,7 @@ const { rows } = await db.query(
   [importId],
 );
 await db.end();
+process.disconnect?.();
 console.log(
   JSON.stringify({
     phases,

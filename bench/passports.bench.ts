@@ -93,9 +93,12 @@ async function writeFiles(bz2Path: string, cleanPath: string): Promise<void> {
  * match of BENCH_PASSPORT_ITEMS monitored passports, batch by batch as the run issues it, beside the
  * bare SQL join of the same items to the same version's table.
  */
-/** One import of the list through the job's path in its own process (passports-import.child.ts). */
-async function importInChild(databaseUrl: string, file: string) {
-  const { stdout } = await promisify(execFile)(
+/**
+ * One import of the list through the job's path in its own process (passports-import.child.ts),
+ * which tells its phases as they come (`start`, `loaded`, `indexed`, `switched`) to `onPhase`.
+ */
+async function importInChild(databaseUrl: string, file: string, onPhase?: (phase: string) => void) {
+  const child = spawn(
     process.execPath,
     [
       '--max-semi-space-size=16',
@@ -103,8 +106,20 @@ async function importInChild(databaseUrl: string, file: string) {
       databaseUrl,
       file,
     ],
-    { maxBuffer: 1024 * 1024 },
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
+  child.on('message', (message: { phase: string }) => onPhase?.(message.phase));
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) {
+    throw new Error(`the import's process ended with ${code}`);
+  }
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     phases: Record<string, number>;
     phasesAt: Record<string, number>;
@@ -133,7 +148,7 @@ type Probe = { kind: 'document'; documentType: 'passport_rf'; identifier: string
  * table grouped and keyed), so a slow one is pinned on its phase.
  */
 async function importWhileProbing(
-  runImport: () => ReturnType<typeof importInChild>,
+  runImport: (onPhase: (phase: string) => void) => ReturnType<typeof importInChild>,
   lookup: (probe: Probe) => Promise<unknown>,
   freshCheck: (probe: Probe) => Promise<unknown>,
   probes: string[],
@@ -142,7 +157,12 @@ async function importWhileProbing(
   const duringAt: number[] = [];
   const duringFresh: number[] = [];
   let importing = true;
+  let markStart: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    markStart = resolve;
+  });
   const prober = (async () => {
+    await started;
     let i = 0;
     while (importing) {
       const probe: Probe = {
@@ -161,17 +181,34 @@ async function importWhileProbing(
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
-  const result = await runImport().finally(() => {
+  const result = await runImport((phase) => {
+    if (phase === 'start') {
+      markStart();
+    }
+    if (phase === 'switched') {
+      importing = false;
+    }
+  }).finally(() => {
     importing = false;
+    markStart();
   });
   await prober;
   const { phasesAt } = result;
   const inPhase = (from: number, to: number) =>
     during.filter((_, i) => duringAt[i]! >= from && duringAt[i]! < to).sort((a, b) => a - b);
+  // The five slowest lookups, each with its moment (ms from the start) and phase, to pin a slow one.
+  const phaseAt = (at: number) =>
+    at < phasesAt.loaded! ? 'loading' : at < phasesAt.indexed! ? 'indexing' : 'switching';
+  const slowest = during
+    .map((ms, i) => ({ ms, at: duringAt[i]! }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map(({ ms, at }) => `${ms.toFixed(1)} ms at ${at - phasesAt.start!} ms (${phaseAt(at)})`);
   return {
     result,
     during,
     duringFresh,
+    slowest,
     duringLoading: inPhase(phasesAt.start!, phasesAt.loaded!),
     duringIndexing: inPhase(phasesAt.loaded!, phasesAt.indexed!),
   };
@@ -321,8 +358,8 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
     // During the import, in turn: the source's own query (the lookup: one source, whose active version
     // is read once), and a check by a source made for it (as a one-time check makes one: the active
     // version read, then the lookup).
-    const { result, during, duringFresh, duringLoading, duringIndexing } = await importWhileProbing(
-      () => importInChild(databaseUrl, importFile),
+    const { result, during, duringFresh, slowest, duringLoading, duringIndexing } = await importWhileProbing(
+      (onPhase) => importInChild(databaseUrl, importFile, onPhase),
       (probe) => lookup.check(probe),
       (probe) => createSourceAdapter('passport', { db, config }).check(probe),
       probes,
@@ -347,6 +384,7 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
     const run = await runVersusJoin(db, table, config);
 
     console.log(`import phases (ms from the start): ${JSON.stringify(result.phases)}`);
+    console.log(`slowest lookups during the import: ${slowest.join(', ')}`);
     console.log(
       `import ${s(result.totalMs)} s (${result.import.records_total.toLocaleString('en')} passports, ${result.import.rows_rejected.toLocaleString('en')} rows rejected), reference COPY + index ${s(referenceMs)} s, ${decoder} alone ${s(decompressMs)} s`,
     );

@@ -11,8 +11,8 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
 });
 
-/** The priority of a new job connection's backend as the pool hands the connection out. */
-async function backendNice(nice: number): Promise<number> {
+/** A new job connection's backend as the pool hands the connection out: its priority and parallelism. */
+async function jobBackend(nice: number) {
   const pool = createPool(connectionString, 1, 'priority-test', {
     onConnect: jobBackendPriority(nice, { info: () => {} }),
   });
@@ -20,7 +20,12 @@ async function backendNice(nice: number): Promise<number> {
   const client = await pool.connect();
   try {
     // Already set, not beside the first query: the hook is done before the pool hands it out.
-    return getPriority((client as unknown as { processID: number }).processID);
+    const priority = getPriority((client as unknown as { processID: number }).processID);
+    const { rows } = await client.query<{ query: string; maintenance: string }>(
+      `SELECT current_setting('max_parallel_workers_per_gather') AS query,
+              current_setting('max_parallel_maintenance_workers') AS maintenance`,
+    );
+    return { priority, parallel: rows[0]! };
   } finally {
     client.release();
   }
@@ -37,8 +42,20 @@ describe('job database connections at a lower priority', () => {
   it.runIf(process.getuid?.() === 0)(
     'renices the local backend of a job connection, and only that',
     async () => {
-      expect(await backendNice(10)).toBe(10);
-      expect(await backendNice(0)).toBe(0);
+      expect((await jobBackend(10)).priority).toBe(10);
+      expect((await jobBackend(0)).priority).toBe(0);
+    },
+  );
+
+  // Parallel helpers are the postmaster's children at its priority: a niced job would get its
+  // share of the cores back through them.
+  it.runIf(process.getuid?.() === 0)(
+    'keeps a niced job connection from starting parallel helpers at the normal priority',
+    async () => {
+      expect((await jobBackend(10)).parallel).toEqual({ query: '0', maintenance: '0' });
+      const normal = (await jobBackend(0)).parallel;
+      expect(Number(normal.query)).toBeGreaterThan(0);
+      expect(Number(normal.maintenance)).toBeGreaterThan(0);
     },
   );
 

@@ -39,6 +39,11 @@ export function jobBackendPriority(
         return;
       }
       setPriority(backend.pid, nice);
+      // A parallel query's or index build's helper processes are started by the postmaster at its
+      // priority, not the backend's: a niced connection that went parallel would put the API's
+      // priority back on the job's work (a list version's primary key: one helper at nice 0 beside
+      // the checks' lookups). The job's work stays in its one niced process.
+      await client.query('SET max_parallel_workers_per_gather = 0; SET max_parallel_maintenance_workers = 0');
     } catch (error) {
       // EPERM: not ours to renice; ESRCH: gone; a query error: the connection is failing anyway,
       // and its first real query says so.

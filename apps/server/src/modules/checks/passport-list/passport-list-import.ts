@@ -111,6 +111,7 @@ export async function importPassportList(options: {
       }),
     );
     loaded = true;
+    await options.onPhase?.('switched');
     await rm(filePath, { force: true });
     if (previous) {
       await new Promise((resolve) => setTimeout(resolve, options.dropGraceMs ?? 0));
