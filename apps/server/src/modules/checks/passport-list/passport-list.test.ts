@@ -368,6 +368,51 @@ describe('the MVD passport list', () => {
     expect(events.find((e) => e.type === 'passport_invalid_removed')!.before!.note).toBe(PASSPORT_LIST_NOTE);
   });
 
+  // A key is found in its block by a binary search over the block's sorted numbers (numberListed):
+  // its ends, a single number, a key below the first or above the last, a block of thousands.
+  it('finds a key at any place of its block, by a check and by a run, from an import and from demo data', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `777777${String(i * 5).padStart(4, '0')}`);
+    const listedKeys = ['1234560000', '1234560005', '1234569999', '1234574242', ...many];
+    const absent = [
+      '1234560001',
+      '1234560004',
+      '1234569998',
+      '1234574241',
+      '1234574243',
+      '7777770001',
+      '7777779999',
+    ];
+    const batch = async () => {
+      const findings = (await createSourceAdapter('passport', { db: app.db, config }).batchFindings!())!;
+      const items = [...listedKeys, ...absent].sort();
+      const { rows } = await app.db.query<{ key: string }>(
+        `WITH batch_items AS MATERIALIZED (
+           SELECT gen_random_uuid() AS id, k AS identifier, 'passport_rf'::text AS document_type
+             FROM unnest($1::text[]) AS k WHERE $2::text IS NOT NULL ORDER BY k)
+         ${findings.sql(5)}`,
+        [items, 'document', items[0], items.at(-1), ...findings.params],
+      );
+      return rows.map((row) => row.key).sort();
+    };
+    const expectAnswers = async () => {
+      for (const key of [...listedKeys.slice(0, 6), ...many.slice(-3)]) {
+        expect(await listed(key), key).toBe(true);
+      }
+      for (const key of absent) {
+        expect(await listed(key), key).toBe(false);
+      }
+      expect(await batch()).toEqual([...listedKeys].sort());
+    };
+    // Through the import (ListKeyStore sorts), the file's rows in reverse order.
+    await importPassportList(app, staff.token, passportListCsv([...listedKeys].reverse()));
+    await expectAnswers();
+    // Made from a list in one statement (demo data), given in reverse order too.
+    await withTransaction(app.db, (tx) =>
+      importPassportListIn(tx, { fileName: 'demo.csv', passports: [...listedKeys].reverse() }),
+    );
+    await expectAnswers();
+  });
+
   it('looks a passport up by one primary-key probe, and a batch of a run reads the list only within its range', async () => {
     // 60,000 blocks: enough that a hash of the whole list would look cheap to a planner without statistics.
     const passports = Array.from({ length: 60_000 }, (_, j) => String(1_000_000_000 + j * 10_000 + (j % 97)));
