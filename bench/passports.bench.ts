@@ -11,7 +11,11 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createPool } from '../apps/server/src/db/pool.ts';
 import { WORKER_CHECK_BATCH_CONCURRENCY } from '../apps/server/src/modules/checks/jobs/check-batch.job.ts';
 import { systemBzip2Decoders } from '../apps/server/src/modules/checks/passport-list/decompress.ts';
-import { numberListed } from '../apps/server/src/modules/checks/passport-list/passport-list.queries.ts';
+import {
+  BLOCK_OF,
+  numberListed,
+  REST_OF,
+} from '../apps/server/src/modules/checks/passport-list/passport-list.queries.ts';
 import {
   BATCH_ITEMS_CTE,
   scopeParams,
@@ -286,7 +290,7 @@ async function runVersusJoin(db: pg.Pool, table: string, config: never) {
   // machine's cores), and in one process as a run's batch is; its key found in the block as the
   // source finds it (numberListed), so the ratio is the run's own cost, not a slower membership test.
   const bareJoin = `SELECT count(*)::int AS n FROM monitoring_items i
-       JOIN "${table}" l ON l.block = (i.identifier::bigint / 10000)::int AND ${numberListed('(i.identifier::bigint % 10000)::int2', 'l.numbers')}
+       JOIN "${table}" l ON l.block = ${BLOCK_OF('i.identifier')} AND ${numberListed(REST_OF('i.identifier'), 'l.numbers')}
       WHERE i.organisation_id = $1`;
   t = performance.now();
   const bare = await db.query(bareJoin, [organisationId]);
