@@ -317,6 +317,7 @@ ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_check CHECK ((kind 
 ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_document_type_check CHECK (document_type = ANY (ARRAY['passport_rf'::text, 'driving_licence'::text, 'pts'::text, 'epts'::text, 'sts'::text, 'inn'::text, 'ogrn'::text, 'ogrnip'::text]));
 ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_kind_check CHECK (kind = ANY (ARRAY['vin'::text, 'document'::text]));
 ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_origin_check CHECK (origin = ANY (ARRAY['form'::text, 'upload'::text, 'pledge'::text, 'demo'::text]));
+ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_passport_digits CHECK (document_type IS DISTINCT FROM 'passport_rf'::text OR octet_length(identifier) = 10 AND (identifier COLLATE "C") !~ '[^0-9]'::text);
 ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_pkey PRIMARY KEY (id);
 ALTER TABLE monitoring_items ADD CONSTRAINT monitoring_items_status_check CHECK (status = ANY (ARRAY['active'::text, 'paused'::text, 'archived'::text]));
 

@@ -438,26 +438,67 @@ describe('the MVD passport list', () => {
     expect(lookupPlan).not.toContain('Seq Scan');
 
     // A run's batch: 3,000 passports in one range (a twentieth of the list), matched in one statement.
-    // Identifiers that are not 10 digits (rows older than the rules) join nothing, never fail the cast.
-    const odd = ['12345', '12000000051', '120000005a', '1200 00005', 'АБВГДЕЖЗИК', '１２０００００００５'];
+    // An item of another document type in the batch (a scope not narrowed to passports) has no key
+    // and joins nothing, never fails the cast.
+    const others = ['1200000005', '120000005А', '12000000051'];
+    const passportItems = Array.from({ length: 3000 }, (_, i) => String(1_200_000_000 + i * 10_000 + 5));
     const items = [
-      ...Array.from({ length: 3000 }, (_, i) => String(1_200_000_000 + i * 10_000 + 5)),
-      ...odd,
-    ].sort();
+      ...passportItems.map((identifier) => ({ identifier, type: 'passport_rf' })),
+      ...others.map((identifier) => ({ identifier, type: 'driving_licence' })),
+    ].sort((a, b) => (a.identifier < b.identifier ? -1 : 1));
     const batch = (await createSourceAdapter('passport', { db: app.db, config }).batchFindings!())!;
     const sql = `WITH batch_items AS MATERIALIZED (
-                   SELECT gen_random_uuid() AS id, k AS identifier, 'passport_rf'::text AS document_type
-                     FROM unnest($1::text[]) AS k WHERE $2::text IS NOT NULL ORDER BY k)
+                   SELECT gen_random_uuid() AS id, k AS identifier, t AS document_type
+                     FROM unnest($1::text[], $2::text[]) AS x(k, t) ORDER BY k)
                  ${batch.sql(5)}`;
-    const digits = items.filter((key) => !odd.includes(key));
-    const params = [items, 'document', digits[0], digits.at(-1), ...batch.params];
+    const params = [
+      items.map((item) => item.identifier),
+      items.map((item) => item.type),
+      passportItems[0],
+      passportItems.at(-1),
+      ...batch.params,
+    ];
     const batchPlan = await explain(sql, params);
     expect(batchPlan).not.toContain(`Seq Scan on ${table}`);
     expect(batchPlan).toContain(`${table}_pkey`);
     const { rows } = await app.db.query<{ key: string }>(sql, params);
     // Listed: block 100,000 + j holds j % 97 (above), and every item's number is 5.
-    const expected = digits.filter((key) => (Math.floor(Number(key) / 10_000) - 100_000) % 97 === 5);
+    const expected = passportItems.filter((key) => (Math.floor(Number(key) / 10_000) - 100_000) % 97 === 5);
     expect(rows.map((row) => row.key).sort()).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it('holds a passport item to its 10 digits in the database too, so a batch casts it without a test', async () => {
+    const staff = await createSignedInUser(app, { role: 'admin' });
+    const insert = (identifier: string, documentType = 'passport_rf') =>
+      app.db.query(
+        `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, origin)
+         VALUES ($1, 'document', $2, $3, 'form')`,
+        [staff.organisationId, documentType, identifier],
+      );
+    // Too short, too long, a letter (Latin, Cyrillic), a space, a sign, full-width digits, blank.
+    for (const odd of [
+      '12345',
+      '12000000051',
+      '120000005a',
+      '120000005А',
+      '1200 00005',
+      '+120000005',
+      '１２０００００００５',
+      '',
+    ]) {
+      await expect(insert(odd), odd).rejects.toMatchObject({
+        code: '23514',
+        constraint: 'monitoring_items_passport_digits',
+      });
+    }
+    await insert('0012000005');
+    // Other documents keep their own forms (a driving licence's series may hold letters).
+    await insert('12АБ345678', 'driving_licence');
+    const { rows } = await app.db.query<{ identifier: string }>(
+      'SELECT identifier FROM monitoring_items WHERE organisation_id = $1 ORDER BY identifier',
+      [staff.organisationId],
+    );
+    expect(rows.map((row) => row.identifier)).toEqual(['0012000005', '12АБ345678']);
   });
 });
