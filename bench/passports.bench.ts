@@ -29,6 +29,8 @@ const ROWS = Number(process.env.BENCH_PASSPORT_ROWS ?? 100_000_000);
 const ITEMS = Number(process.env.BENCH_PASSPORT_ITEMS ?? 1_000_000);
 const MALFORMED_EVERY = 1000;
 const BATCH = 10_000;
+/** Rounds of the run-against-join comparison (odd: its figures are the medians). */
+const RUN_ROUNDS = 5;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
@@ -227,7 +229,6 @@ async function importWhileProbing(
  * version's table in one statement (in parallel as the planner likes, and in one process).
  */
 async function runVersusJoin(db: pg.Pool, table: string, config: never) {
-  let t: number;
   const organisationId = await createOrganisation(db, `Бенчмарк паспортов ${Date.now()}`);
   await db.query(
     `INSERT INTO monitoring_items (organisation_id, kind, document_type, identifier, origin)
@@ -262,58 +263,76 @@ async function runVersusJoin(db: pg.Pool, table: string, config: never) {
     );
     return rows[0].n as number;
   };
-  // The app process: one batch at a time (APP_CHECK_BATCH_CONCURRENCY), a core left to the API.
-  t = performance.now();
-  let runHits = 0;
-  for (const batch of batches) {
-    runHits += await matchBatch(batch);
-  }
-  const runMs = performance.now() - t;
-  // A worker process (`npm run worker`): WORKER_CHECK_BATCH_CONCURRENCY batches at a time.
-  t = performance.now();
-  let next = 0;
-  let workerHits = 0;
-  await Promise.all(
-    Array.from({ length: WORKER_CHECK_BATCH_CONCURRENCY }, async () => {
-      while (next < batches.length) {
-        // Read after the await: `workerHits += await …` would add to the value read before it.
-        const hits = await matchBatch(batches[next++]!);
-        workerHits += hits;
-      }
-    }),
-  );
-  const workerMs = performance.now() - t;
-  if (workerHits !== runHits) {
-    throw new Error(`a worker's batches found ${workerHits}, one at a time ${runHits}`);
-  }
   // The bare join: one statement over every item, as the planner likes it (in parallel on this
   // machine's cores), and in one process as a run's batch is; its key found in the block as the
   // source finds it (numberListed), so the ratio is the run's own cost, not a slower membership test.
   const bareJoin = `SELECT count(*)::int AS n FROM monitoring_items i
        JOIN "${table}" l ON l.block = ${BLOCK_OF('i.identifier')} AND ${numberListed(REST_OF('i.identifier'), 'l.numbers')}
       WHERE i.organisation_id = $1`;
-  t = performance.now();
-  const bare = await db.query(bareJoin, [organisationId]);
-  const joinMs = performance.now() - t;
-  const single = await db.connect();
-  let joinOneMs: number;
-  try {
-    await single.query('SET max_parallel_workers_per_gather = 0');
-    t = performance.now();
-    await single.query(bareJoin, [organisationId]);
-    joinOneMs = performance.now() - t;
-    await single.query('RESET max_parallel_workers_per_gather');
-  } finally {
-    single.release();
+  const timed = async <T>(work: () => Promise<T>) => {
+    const t0 = performance.now();
+    const value = await work();
+    return { ms: performance.now() - t0, value };
+  };
+  // The four in turn, RUN_ROUNDS times, each figure the median of its rounds: one pass of each
+  // varied by a third from pass to pass here (the first pass reads what the next find cached).
+  const rounds: { runMs: number; workerMs: number; joinMs: number; joinOneMs: number }[] = [];
+  let runHits = 0;
+  let joinHits = 0;
+  for (let round = 0; round < RUN_ROUNDS; round++) {
+    // The app process: one batch at a time (APP_CHECK_BATCH_CONCURRENCY), a core left to the API.
+    const run = await timed(async () => {
+      let hits = 0;
+      for (const batch of batches) {
+        hits += await matchBatch(batch);
+      }
+      return hits;
+    });
+    // A worker process (`npm run worker`): WORKER_CHECK_BATCH_CONCURRENCY batches at a time.
+    const worker = await timed(async () => {
+      let next = 0;
+      let hits = 0;
+      await Promise.all(
+        Array.from({ length: WORKER_CHECK_BATCH_CONCURRENCY }, async () => {
+          while (next < batches.length) {
+            // Read after the await: `hits += await …` would add to the value read before it.
+            const found = await matchBatch(batches[next++]!);
+            hits += found;
+          }
+        }),
+      );
+      return hits;
+    });
+    const join = await timed(async () => (await db.query(bareJoin, [organisationId])).rows[0].n as number);
+    const single = await db.connect();
+    let joinOne: { ms: number; value: number };
+    try {
+      await single.query('SET max_parallel_workers_per_gather = 0');
+      joinOne = await timed(async () => (await single.query(bareJoin, [organisationId])).rows[0].n as number);
+      await single.query('RESET max_parallel_workers_per_gather');
+    } finally {
+      single.release();
+    }
+    if (worker.value !== run.value || joinOne.value !== join.value) {
+      throw new Error(
+        `the same match found ${run.value} one batch at a time, ${worker.value} as a worker, ${join.value} and ${joinOne.value} joined`,
+      );
+    }
+    runHits = run.value;
+    joinHits = join.value;
+    rounds.push({ runMs: run.ms, workerMs: worker.ms, joinMs: join.ms, joinOneMs: joinOne.ms });
   }
+  const median = (key: keyof (typeof rounds)[number]) =>
+    rounds.map((round) => round[key]).sort((a, b) => a - b)[Math.floor(RUN_ROUNDS / 2)]!;
   return {
     batches: batches.length,
-    runMs,
-    workerMs,
+    rounds,
+    runMs: median('runMs'),
+    workerMs: median('workerMs'),
     runHits,
-    joinMs,
-    joinOneMs,
-    joinHits: bare.rows[0].n as number,
+    joinMs: median('joinMs'),
+    joinOneMs: median('joinOneMs'),
+    joinHits,
   };
 }
 
@@ -427,7 +446,7 @@ export async function benchPassports({ databaseUrl }: BenchContext): Promise<voi
         `a check by a new source (active version read, then the lookup) during the import p95/p99 ${percentile(duringFresh, 95).toFixed(2)}/${percentile(duringFresh, 99).toFixed(2)} ms`,
     );
     console.log(
-      `regular run's match of ${ITEMS.toLocaleString('en')} passports in ${run.batches} batches ${s(run.runMs)} s one at a time as the app runs them (${run.runHits} listed), ${s(run.workerMs)} s ${WORKER_CHECK_BATCH_CONCURRENCY} at a time as a worker does; bare join ${s(run.joinMs)} s (${run.joinHits}), in one process ${s(run.joinOneMs)} s`,
+      `regular run's match of ${ITEMS.toLocaleString('en')} passports in ${run.batches} batches ${s(run.runMs)} s one at a time as the app runs them (${run.runHits} listed), ${s(run.workerMs)} s ${WORKER_CHECK_BATCH_CONCURRENCY} at a time as a worker does; bare join ${s(run.joinMs)} s (${run.joinHits}), in one process ${s(run.joinOneMs)} s (medians of ${RUN_ROUNDS} rounds; run / worker / join / join in one process, s: ${run.rounds.map((round) => [round.runMs, round.workerMs, round.joinMs, round.joinOneMs].map(s).join(' / ')).join('; ')})`,
     );
     console.log(
       `RESULT passports rows=${ROWS} import_s=${s(result.totalMs)} reference_s=${s(referenceMs)} ratio=${(result.totalMs / referenceMs).toFixed(2)} decoder=${decoder} decode_s=${s(decompressMs)} disk_mb=${mb(diskBytes)} reference_disk_mb=${mb(referenceBytes)} rss_mb=${mb(result.peakRss)} lookup_p99_ms=${Math.max(percentile(during, 99), percentile(after, 99)).toFixed(2)} lookup_p99_during_ms=${percentile(during, 99).toFixed(2)} check_p95_during_ms=${percentile(duringFresh, 95).toFixed(2)} run_s=${s(run.runMs)} join_s=${s(run.joinMs)} run_ratio=${(run.runMs / run.joinMs).toFixed(2)} join_one_process_s=${s(run.joinOneMs)} run_ratio_one_process=${(run.runMs / run.joinOneMs).toFixed(2)} run_worker_s=${s(run.workerMs)} run_ratio_worker=${(run.workerMs / run.joinMs).toFixed(2)}`,
