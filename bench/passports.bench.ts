@@ -274,8 +274,8 @@ async function runVersusJoin(db: pg.Pool, table: string, config: never) {
     const value = await work();
     return { ms: performance.now() - t0, value };
   };
-  // The four in turn, RUN_ROUNDS times, each figure the median of its rounds: one pass of each
-  // varied by a third from pass to pass here (the first pass reads what the next find cached).
+  // The four in turn, RUN_ROUNDS times, each figure the median of its rounds: a single pass of
+  // each varied by a third from pass to pass on a 2-core machine (2026-11-28).
   const rounds: { runMs: number; workerMs: number; joinMs: number; joinOneMs: number }[] = [];
   let runHits = 0;
   let joinHits = 0;
@@ -323,7 +323,10 @@ async function runVersusJoin(db: pg.Pool, table: string, config: never) {
     rounds.push({ runMs: run.ms, workerMs: worker.ms, joinMs: join.ms, joinOneMs: joinOne.ms });
   }
   const median = (key: keyof (typeof rounds)[number]) =>
-    rounds.map((round) => round[key]).sort((a, b) => a - b)[Math.floor(RUN_ROUNDS / 2)]!;
+    percentile(
+      rounds.map((round) => round[key]).sort((a, b) => a - b),
+      50,
+    );
   return {
     batches: batches.length,
     rounds,
