@@ -85,6 +85,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** Port of the embedded PostgreSQL; 0 picks a free one. */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** shared_buffers of the embedded PostgreSQL in MB; by default a quarter of memory, 128 MB to 8 GB. */
+  EMBEDDED_PG_SHARED_BUFFERS_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
   APP_URL: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Pledgewatch <no-reply@pledgewatch.local>'),
@@ -256,6 +258,8 @@ export interface AppConfig {
   databaseUrl?: string;
   dataDir: string;
   embeddedPgPort: number;
+  /** EMBEDDED_PG_SHARED_BUFFERS_MB; undefined: sized from the machine's memory (db/embedded.ts). */
+  embeddedPgSharedBuffersMb?: number;
   appUrl: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -416,6 +420,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL,
     dataDir: path.resolve(repoRoot, env.DATA_DIR),
     embeddedPgPort: env.EMBEDDED_PG_PORT,
+    embeddedPgSharedBuffersMb: env.EMBEDDED_PG_SHARED_BUFFERS_MB,
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM,

@@ -10,6 +10,10 @@ export async function openDatabase(
     return { connectionString: config.databaseUrl, embedded: false, stop: async () => {} };
   }
   log(`Starting embedded PostgreSQL in ${config.dataDir}/postgres ...`);
-  const database = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+  const database = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    sharedBuffersMb: config.embeddedPgSharedBuffersMb,
+  });
   return { ...database, embedded: true };
 }
