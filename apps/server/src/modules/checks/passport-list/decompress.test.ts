@@ -26,16 +26,33 @@ async function childrenRunning(command: string): Promise<number[]> {
   return pids;
 }
 
-/** The policy of the decoder that decompresses a list read with `nice`, seen while it runs. */
+/** Kernels that group tasks by session for scheduling have /proc/<pid>/autogroup ("/autogroup-N nice K"). */
+const groupNice = async (pid: number) => {
+  const line = await readFile(`/proc/${pid}/autogroup`, 'utf8').catch(() => undefined);
+  return line === undefined ? undefined : Number(/nice (-?\d+)/.exec(line)?.[1]);
+};
+
+/**
+ * The decoder that decompresses a list read with `nice`, seen while it runs: its policy, whether it
+ * leads a session of its own (field 6 of /proc/<pid>/stat), and its session group's nice.
+ */
 async function decoderPolicy(
   decoder: Bzip2Decoder,
   file: string,
   nice: number | undefined,
-): Promise<number[]> {
-  let seen: number[] = [];
+): Promise<{ policy: number; ownSession: boolean; groupNice: number | undefined }[]> {
+  const seen: { policy: number; ownSession: boolean; groupNice: number | undefined }[] = [];
   for await (const _chunk of openListText({ path: file, maxBytes: 1024 ** 3, nice, decoder })) {
     if (seen.length === 0) {
-      seen = (await childrenRunning(decoder)).map((pid) => threadPolicy(pid, pid)!);
+      for (const pid of await childrenRunning(decoder)) {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+        const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+        seen.push({
+          policy: threadPolicy(pid, pid)!,
+          ownSession: session === pid,
+          groupNice: await groupNice(pid),
+        });
+      }
     }
   }
   return seen;
@@ -64,9 +81,16 @@ describe.skipIf(systemBzip2Decoders().length === 0)('the list decompressed by a 
       );
       // A regular import gives way to checks and the API at once: the decompression takes a whole core,
       // and at a lower nice alone it kept it to the end of its slice (lib/thread-priority.ts).
-      expect(await decoderPolicy(decoder, file, 7)).toEqual([SCHED_IDLE]);
-      // The head read in a request keeps the process's priority.
-      expect(await decoderPolicy(decoder, file, undefined)).toEqual([0]);
+      // In a session of its own whose scheduling group has the lowest weight: else, with autogroups, it
+      // would share the cores as the app's group, as an equal of PostgreSQL's backends.
+      const appGroupNice = await groupNice(process.pid);
+      expect(await decoderPolicy(decoder, file, 7)).toEqual([
+        { policy: SCHED_IDLE, ownSession: true, groupNice: appGroupNice === undefined ? undefined : 19 },
+      ]);
+      // The head read in a request keeps the process's priority and group.
+      expect(await decoderPolicy(decoder, file, undefined)).toEqual([
+        { policy: 0, ownSession: false, groupNice: appGroupNice },
+      ]);
       // The same text from every decoder.
       const text = async (choice: Bzip2Decoder | 'javascript') => {
         const chunks: Buffer[] = [];

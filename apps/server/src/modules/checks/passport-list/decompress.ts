@@ -1,9 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import unbzip2 from 'unbzip2-stream';
-import { backgroundCommand } from '../../../lib/thread-priority.ts';
+import { spawnBackground } from '../../../lib/thread-priority.ts';
 import { PassportListError } from './passport-list-format.ts';
 
 /** `BZh` and the block size digit: how every bzip2 stream begins. */
@@ -47,19 +46,12 @@ export function systemBzip2Decoders(): Bzip2Decoder[] {
 /**
  * A system decoder as a child process: the file in, the text out; a broken archive ends it with an
  * error. It takes the cores for most of the import, so it runs as background work (SCHED_IDLE
- * through `chrt`, else at nice JOBS_DB_NICE; lib/thread-priority.ts): checks and the API keep the
+ * through `chrt`, else at nice JOBS_DB_NICE, in a scheduling group of its own at the lowest weight;
+ * lib/thread-priority.ts spawnBackground): checks and the API keep the
  * cores they need, the import every cycle they leave idle.
  */
 function decoderStream(decoder: Bzip2Decoder, file: Readable, nice: number): Readable {
-  const { command, args, idle } = backgroundCommand(decoder, DECODER_ARGS[decoder], nice);
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  if (!idle && nice > 0 && child.pid !== undefined) {
-    try {
-      setPriority(child.pid, nice);
-    } catch {
-      // Not allowed to lower it (a sandbox): it decompresses at the app's priority.
-    }
-  }
+  const child = spawnBackground(decoder, DECODER_ARGS[decoder], nice);
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   file.on('error', (error) => out.destroy(error));
   child.stdin.on('error', () => {}); // the decoder gave up on the input: its exit code says why
