@@ -72,13 +72,12 @@ export function spawnBackground(
   return child;
 }
 
-/** The lowest weight (nice 19) for the scheduling group of `pid`'s session; false where there is none. */
-export function lowerSessionGroupPriority(pid: number): boolean {
+/** The lowest weight (nice 19) for the scheduling group of `pid`'s session, where the kernel has such groups. */
+function lowerSessionGroupPriority(pid: number): void {
   try {
     writeFileSync(`/proc/${pid}/autogroup`, '19');
-    return true;
   } catch {
-    return false;
+    // No autogroups in this kernel (no such file): SCHED_IDLE or nice alone.
   }
 }
 
