@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobContext } from '../jobs/job-definition.ts';
 import {
@@ -14,7 +13,7 @@ import {
 import { insertDelivery, insertEvent, insertRun } from '../modules/statistics/testing/statistics-fixtures.ts';
 import { importUploadJob } from '../modules/uploads/jobs/import-upload.job.ts';
 import { validateUploadJob } from '../modules/uploads/jobs/validate-upload.job.ts';
-import { createUpload } from '../modules/uploads/uploads.service.ts';
+import { receiveItemsCsv } from '../modules/uploads/testing/receive-csv.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../testing/test-app.ts';
 import { listTriggersAndFunctions } from './schema-snapshot.ts';
 import { ROLLUP_RECOUNTS, rowsOf as rowsOfQuery } from './testing/rollup-recounts.ts';
@@ -40,21 +39,7 @@ async function expectEveryRollupEqualsItsRecount(when: string) {
 }
 
 async function upload(user: TestUser, csv: string) {
-  const received = await createUpload({
-    db: app.db,
-    queue: app.queue,
-    config,
-    auth: {
-      organisationId: user.organisationId,
-      userId: user.id,
-      sessionId: '',
-      role: 'analyst',
-      isStaff: false,
-    },
-    kind: 'items',
-    autoConfirm: true,
-    file: { fileName: 'portfolio.csv', stream: Readable.from([Buffer.from(csv)]) },
-  });
+  const received = await receiveItemsCsv(app, config, user, csv);
   for (const job of [validateUploadJob, importUploadJob]) {
     await job.handler({ id: 'test', data: { uploadId: received.id }, retryCount: 0, retryLimit: 3 }, context);
   }

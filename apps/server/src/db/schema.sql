@@ -288,6 +288,18 @@ CREATE TABLE monitoring_item_counts (
 );
 ALTER TABLE monitoring_item_counts ADD CONSTRAINT monitoring_item_counts_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
 
+CREATE TABLE monitoring_item_import_ranges (
+  upload_id uuid NOT NULL,
+  organisation_id uuid NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  first_id uuid NOT NULL,
+  last_id uuid NOT NULL
+);
+ALTER TABLE monitoring_item_import_ranges ADD CONSTRAINT monitoring_item_import_ranges_check CHECK (first_id <= last_id);
+ALTER TABLE monitoring_item_import_ranges ADD CONSTRAINT monitoring_item_import_ranges_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+ALTER TABLE monitoring_item_import_ranges ADD CONSTRAINT monitoring_item_import_ranges_pkey PRIMARY KEY (upload_id);
+ALTER TABLE monitoring_item_import_ranges ADD CONSTRAINT monitoring_item_import_ranges_upload_id_fkey FOREIGN KEY (upload_id) REFERENCES uploads(id) ON DELETE CASCADE;
+
 CREATE TABLE monitoring_item_revisions (
   organisation_id uuid NOT NULL,
   marks numeric DEFAULT nextval('monitoring_item_revision_marks'::regclass) NOT NULL
@@ -959,6 +971,7 @@ CREATE INDEX monitoring_item_checks_own_idx ON public.monitoring_item_checks USI
 CREATE INDEX monitoring_item_checks_ranged_idx ON public.monitoring_item_checks USING btree (organisation_id, kind, identifier) INCLUDE (item_id) WHERE (unranged_since IS NULL);
 CREATE INDEX monitoring_item_checks_unranged_idx ON public.monitoring_item_checks USING btree (organisation_id, kind, identifier) WHERE (unranged_since IS NOT NULL);
 CREATE INDEX monitoring_item_counts_org_idx ON public.monitoring_item_counts USING btree (organisation_id, kind, status);
+CREATE INDEX monitoring_item_import_ranges_org_idx ON public.monitoring_item_import_ranges USING btree (organisation_id, created_at);
 CREATE INDEX monitoring_item_revisions_org_idx ON public.monitoring_item_revisions USING btree (organisation_id);
 CREATE INDEX monitoring_items_created_idx ON public.monitoring_items USING btree (organisation_id, kind, created_at, id) INCLUDE (status);
 CREATE INDEX monitoring_items_identifier_idx ON public.monitoring_items USING btree (identifier);
@@ -1286,6 +1299,30 @@ BEGIN
   DELETE FROM statistics_labels WHERE organisation_id = OLD.id;
   RETURN NULL;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.pw_import_range_first_id()
+ RETURNS uuid
+ LANGUAGE sql
+ PARALLEL SAFE
+AS $function$
+  SELECT encode(overlay(uuid_send(pw_uuid_v7()) PLACING '\x8000000000000000'::bytea FROM 9 FOR 8), 'hex')::uuid
+$function$;
+
+CREATE OR REPLACE FUNCTION public.pw_import_range_id(first uuid, n bigint)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT encode(overlay(uuid_send(first) PLACING int8send(n - 9223372036854775807 - 1) FROM 9 FOR 8), 'hex')::uuid
+$function$;
+
+CREATE OR REPLACE FUNCTION public.pw_import_range_last_id(first uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT pw_import_range_id(first, 4611686018427387903)
+$function$;
 
 CREATE OR REPLACE FUNCTION public.pw_pledge_event_search_text(contract_number text, registration_number text, registered_number text, pledgor_identifier text, vins text[])
  RETURNS text

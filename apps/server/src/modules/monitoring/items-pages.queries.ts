@@ -1,5 +1,6 @@
 import { itemsRevisionSql } from '../../db/item-revision.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { sortIndexWalk } from './items-created-order.queries.ts';
 import { cachedMatches, type SortedMatches, sortOnce } from './sorted-matches-cache.ts';
 
 // The items list's paths for pages far from the start of an order (issue #15): a page of the whole
@@ -43,7 +44,7 @@ export async function pageFromTheEnd<ItemRow extends { id: string }>(
        (SELECT coalesce(sum(items) FILTER (WHERE kind = $2 AND status = ANY($3::text[])), 0)::bigint AS total
           FROM monitoring_item_counts WHERE organisation_id = $1) r
        LEFT JOIN (SELECT ${columns} FROM monitoring_items WHERE id IN (
-                    SELECT id FROM monitoring_items WHERE ${where}
+                    SELECT id FROM ${sortIndexWalk({ where, column, direction: reverse, limit: `$${at}::int + $${at + 1}::int` })}
                      ORDER BY ${column} ${reverse}, id ${reverse} LIMIT $${at} OFFSET $${at + 1})) page ON true
       ORDER BY page.${column} ${direction}, page.id ${direction}`,
     [

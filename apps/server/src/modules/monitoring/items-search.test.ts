@@ -355,7 +355,7 @@ describe('items search (issue #15)', () => {
     const statement = queries
       .join('\n')
       .match(
-        /SELECT id FROM monitoring_items WHERE [^()]*\([^()]*\)[^()]* ORDER BY identifier DESC, id DESC LIMIT \$4 OFFSET \$5/,
+        /SELECT id FROM \(SELECT id, identifier FROM monitoring_items WHERE [^()]*\([^()]*\)[^()]*\) w\s+ORDER BY identifier DESC, id DESC LIMIT \$4 OFFSET \$5/,
       )?.[0];
     expect(statement).toBeDefined();
     const client = await app.db.connect();

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { containsAny } from '../../lib/like-pattern.ts';
 import type { ValidItemRow } from './item-rules.ts';
 import { ANCHOR_STEP, anchoredPage } from './items-anchors.queries.ts';
+import { sortIndexWalk } from './items-created-order.queries.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';
 
 export interface ItemRow {
@@ -225,7 +226,8 @@ export async function findItems(
              ORDER BY last_checked_at ${direction}, id ${direction}`
           : // The skipped rows from the sort index alone (it carries the status, 0037), then the page's rows.
             `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-               SELECT id FROM monitoring_items WHERE ${where} ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+               SELECT id FROM ${sortIndexWalk({ where, column, direction, limit: `$${limitAt}::int + $${limitAt + 1}::int` })}
+                ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1})
              ${order}`,
         page,
       ),
@@ -294,10 +296,9 @@ export async function findItems(
             ORDER BY w.k ${direction}, w.id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ORDER BY last_checked_at ${direction}, id ${direction}`
       : `SELECT ${ITEM_COLUMNS} FROM monitoring_items WHERE id IN (
-           SELECT id FROM (SELECT id, ${column} AS k, ${SEARCH_EXPRESSION} FROM monitoring_items
-                            WHERE ${scope} ${order} LIMIT ${walkRows}) w
+           SELECT id FROM ${sortIndexWalk({ where: scope, column, direction, limit: String(walkRows), extra: SEARCH_EXPRESSION })}
             WHERE ${match}
-            ORDER BY k ${direction}, id ${direction} LIMIT $${limitAt} OFFSET $${limitAt + 1})
+            ${order} LIMIT $${limitAt} OFFSET $${limitAt + 1})
          ${order}`,
     page,
   );

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { JobContext } from '../../jobs/job-definition.ts';
@@ -9,8 +8,8 @@ import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../t
 import { importUploadJob } from './jobs/import-upload.job.ts';
 import { validateUploadJob } from './jobs/validate-upload.job.ts';
 import { itemsUpload } from './kinds/items-upload.ts';
+import { receiveItemsCsv } from './testing/receive-csv.ts';
 import { importUpload, validateUpload } from './upload-pipeline.ts';
-import { createUpload } from './uploads.service.ts';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
@@ -29,22 +28,7 @@ function makeVin(): string {
 }
 
 /** A portfolio CSV received by the service (auto-confirmed), before its jobs. */
-const receiveCsv = (user: TestUser, csv: string) =>
-  createUpload({
-    db: app.db,
-    queue: app.queue,
-    config,
-    auth: {
-      organisationId: user.organisationId,
-      userId: user.id,
-      sessionId: '',
-      role: 'analyst',
-      isStaff: false,
-    },
-    kind: 'items',
-    autoConfirm: true,
-    file: { fileName: 'portfolio.csv', stream: Readable.from([Buffer.from(csv)]) },
-  });
+const receiveCsv = (user: TestUser, csv: string) => receiveItemsCsv(app, config, user, csv);
 
 /** A portfolio CSV through the service and both jobs, as the worker runs them. */
 async function importCsv(user: TestUser, csv: string): Promise<string> {

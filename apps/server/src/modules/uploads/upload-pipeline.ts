@@ -299,6 +299,7 @@ export async function importUpload(
   let imported = null as UploadRowCounts | null;
   const handler = uploadKindHandler(upload.kind);
   try {
+    await handler.beforeImport?.(db, { uploadId, organisationId: upload.organisation_id });
     await withTransaction(db, async (tx) => {
       const locked = await getUpload(tx, uploadId, undefined, { forUpdate: true });
       if (locked?.status !== 'importing') {

@@ -1,7 +1,13 @@
 import type { UploadPreviewRow } from '@pledgewatch/contract';
 import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
-import { displayIdentifier, mergeSearchIndexes, validateItemRow } from '../../monitoring/index.ts';
+import {
+  displayIdentifier,
+  mergeSearchIndexes,
+  reserveImportRange,
+  takeImportRange,
+  validateItemRow,
+} from '../../monitoring/index.ts';
 import { fillLabelDictionary } from '../../statistics/index.ts';
 import {
   CONTRACT_NUMBER_SYNONYMS,
@@ -154,6 +160,11 @@ export const itemsUpload: UploadKindHandler = {
     await mergeSearchIndexes(db);
   },
 
+  async beforeImport(db, { uploadId, organisationId }) {
+    // The rows' place in the list's creation order, which the list's walks go around until they commit.
+    await reserveImportRange(db, { uploadId, organisationId });
+  },
+
   async importStaged(tx: Queryable, { uploadId, organisationId, userId }) {
     // The first row of each identity wins; an archived item comes back, an active one is a duplicate.
     // Rows go in in identity order (the sort of DISTINCT ON), so the identity key fills page by page;
@@ -161,6 +172,7 @@ export const itemsUpload: UploadKindHandler = {
     await tx.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
     // The statistics label dictionary is filled by completeImport, after the commit.
     await tx.query(`SET LOCAL pledgewatch.defer_label_dictionary = 'on'`);
+    const range = await takeImportRange(tx, uploadId);
     const { rows } = await tx.query<{ staged: number; inserted: number; restored: number }>(
       `WITH src AS (
          SELECT DISTINCT ON (kind, document_type, identifier)
@@ -169,8 +181,11 @@ export const itemsUpload: UploadKindHandler = {
           ORDER BY kind, document_type, identifier, row_number
        ), ins AS (
          INSERT INTO monitoring_items AS m
-           (organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name, origin, upload_id, created_by)
-         SELECT $2, kind, document_type, identifier, label, contract_number, pledgor_name, 'upload', $1, $3 FROM src
+           (id, created_at, organisation_id, kind, document_type, identifier, label, contract_number, pledgor_name,
+            origin, upload_id, created_by)
+         -- The reserved range: its time, and ids in the order of insertion.
+         SELECT pw_import_range_id($5, row_number() OVER () - 1), $4::timestamptz, $2, kind, document_type, identifier, label,
+                contract_number, pledgor_name, 'upload', $1, $3 FROM src
          ON CONFLICT (organisation_id, kind, coalesce(document_type, ''), identifier) DO UPDATE
            SET status = 'active', archived_at = NULL, updated_at = now(),
                label = coalesce(excluded.label, m.label),
@@ -183,7 +198,7 @@ export const itemsUpload: UploadKindHandler = {
               count(*) FILTER (WHERE inserted)::int AS inserted,
               count(*) FILTER (WHERE NOT inserted)::int AS restored
          FROM ins`,
-      [uploadId, organisationId, userId],
+      [uploadId, organisationId, userId, range.createdAt, range.firstId],
     );
     const { staged, inserted, restored } = rows[0]!;
     return { inserted, restored, duplicates: staged - inserted - restored };

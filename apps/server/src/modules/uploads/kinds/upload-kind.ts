@@ -79,6 +79,11 @@ export interface UploadKindHandler {
    * dictionary): runs before afterImport, and a failure fails the job, whose retry runs it again.
    */
   completeImport?(db: Queryable, options: { organisationId: string }): Promise<void>;
+  /**
+   * Runs right before the import transaction, committed on its own: what others must see while the
+   * import runs (the items' range in the list's creation order).
+   */
+  beforeImport?(db: Queryable, options: { uploadId: string; organisationId: string }): Promise<void>;
   /** Moves the staged rows into place; runs inside the import transaction. */
   importStaged(
     tx: Queryable,
