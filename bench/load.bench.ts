@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { authEndpoints, checkEndpoints, monitoringEndpoints, uploadEndpoints } from '@pledgewatch/contract';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate.ts';
@@ -985,6 +986,31 @@ function reportLoad(
 }
 
 /**
+ * The seed and the priming run wrote gigabytes (tables, indexes, their WAL): they reach the disk now,
+ * in a checkpoint of their own, rather than in one the server starts while the load is timed.
+ */
+async function settleWrites(db: pg.Pool): Promise<void> {
+  const t0 = performance.now();
+  await db.query('CHECKPOINT').catch(() => {});
+  await promisify(execFile)('sync');
+  console.log(`writes settled (CHECKPOINT, sync) in ${seconds(performance.now() - t0)}`);
+}
+
+/** Checkpoints the server has made: done (PostgreSQL 18), begun (17: pg_stat_checkpointer; before: pg_stat_bgwriter). */
+async function checkpointsDone(db: pg.Pool): Promise<number> {
+  const version = (await db.query<{ v: number }>("SELECT current_setting('server_version_num')::int AS v"))
+    .rows[0]!.v;
+  const { rows } = await db.query<{ done: number }>(
+    version >= 180000
+      ? 'SELECT num_done::int AS done FROM pg_stat_checkpointer'
+      : version >= 170000
+        ? 'SELECT (num_timed + num_requested)::int AS done FROM pg_stat_checkpointer'
+        : 'SELECT (checkpoints_timed + checkpoints_req)::int AS done FROM pg_stat_bgwriter',
+  );
+  return rows[0]!.done;
+}
+
+/**
  * A fixed rate of the main screens' calls (items page, events page, statistics, one-time check,
  * dashboard) over real HTTP on loopback against the app in its own process, on an organisation with
  * ITEMS items and a year of events, while a regular check run and a portfolio upload go on.
@@ -1018,6 +1044,8 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
     if (SECONDS <= 0) {
       return;
     }
+    await settleWrites(db);
+    const checkpointsBefore = await checkpointsDone(db);
     const loadBefore = os.loadavg()[0]!;
     const record = newLoadRecord(calls);
     const { loadAfter, backgroundLines } = await runLoadWithBackground(
@@ -1025,6 +1053,7 @@ export async function benchLoad({ databaseUrl }: BenchContext): Promise<void> {
       calls,
     );
     reportLoad(record, { loadBefore, loadAfter, backgroundLines }, app.loopDelays);
+    console.log(`checkpoints during the load: ${(await checkpointsDone(db)) - checkpointsBefore}`);
   } finally {
     await app?.stop();
     await db.end();

@@ -1,6 +1,5 @@
 import { itemsRevisionSql } from '../../db/item-revision.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { sortIndexWalk } from './items-created-order.queries.ts';
 import type { WholeListQuery } from './items-pages.queries.ts';
 
 // Pages deep inside the whole list (no search) in a column's order (issue #31). An OFFSET walks
@@ -159,12 +158,8 @@ export async function anchoredPage<ItemRow extends { id: string }>(
         ? `SELECT id, ${column} AS k FROM monitoring_items
             WHERE ${where} AND ${column} IS NULL AND id >= $${at + 2}::uuid AND $${at + 1}::text IS NULL
             ORDER BY ${column}, id LIMIT ${bound}`
-        : `(SELECT id, ${column} AS k FROM ${sortIndexWalk({
-            where: `${where} AND ROW(${column}, id) >= ROW($${at + 1}, $${at + 2}::uuid)`,
-            column,
-            direction: 'ASC',
-            limit: bound,
-          })})` +
+        : `(SELECT id, ${column} AS k FROM monitoring_items
+             WHERE ${where} AND ROW(${column}, id) >= ROW($${at + 1}, $${at + 2}::uuid) ORDER BY ${column}, id LIMIT ${bound})` +
           (query.nullable
             ? ` UNION ALL (SELECT id, ${column} AS k FROM monitoring_items
                             WHERE ${where} AND ${column} IS NULL ORDER BY ${column}, id LIMIT ${bound})`

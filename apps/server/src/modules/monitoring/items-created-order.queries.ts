@@ -66,7 +66,7 @@ export async function takeImportRange(tx: Queryable, uploadId: string): Promise<
  * the range lies past the end (`infinity`) and the lower scan is the whole order. `select` names the
  * columns and holds `created_at` and `id` as they are; the rows come in the walk's order.
  */
-export function createdOrderWalk(walk: {
+function createdOrderWalk(walk: {
   select: string;
   where: string;
   organisation: string;
@@ -90,7 +90,10 @@ export function createdOrderWalk(walk: {
 
 /**
  * The first `limit` rows of `where` in `column`'s order, ties by id, from the column's sort index, as
- * `FROM` text (rows `w` with `id`, the column and `extra`; the caller orders them again). The creation
+ * `FROM` text (rows `w` with `id`, the column and `extra`; the caller orders them again; `$1` is the
+ * organisation, as in every statement of the items list). `where` holds no bound of the order's
+ * own: with two lower bounds on (created_at, id), one of them the range's, PostgreSQL 15 starts the
+ * scan at one and tests the other on every row to the end of the index. The creation
  * order (`created_at`) goes around a running import's range (createdOrderWalk); the other orders'
  * indexes hold an import's rows spread among the rest, a few per page.
  */

@@ -105,14 +105,6 @@ const VARIANTS: Record<string, Variant> = {
     reverseFrom: 5,
     anchorFrom: 1_000_000,
   },
-  'newest first, from an anchor': {
-    sort: 'createdAt',
-    order: 'desc',
-    limit: 10,
-    offset: 0,
-    anchorFrom: 0,
-    anchorStep: 10,
-  },
 };
 
 /**
