@@ -1,8 +1,8 @@
 import type { ItemKind, ItemOrigin, ItemStatus } from '@pledgewatch/contract';
+import type { ValidItemRow } from '@pledgewatch/contract/item-rules';
 import { itemLastCheckedSql } from '../../db/item-last-check.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { containsAny } from '../../lib/like-pattern.ts';
-import type { ValidItemRow } from './item-rules.ts';
 import { ANCHOR_STEP, anchoredPage } from './items-anchors.queries.ts';
 import { sortIndexWalk } from './items-created-order.queries.ts';
 import { pageFromTheEnd, REVERSE_WALK_MIN_OFFSET, sortedMatchesPage } from './items-pages.queries.ts';

@@ -13,12 +13,6 @@ import {
   type UpdateItemBody,
   vinDecoding,
 } from '@pledgewatch/contract';
-import { isDocumentType } from '@pledgewatch/identifiers';
-import type pg from 'pg';
-import { withTransaction } from '../../db/pool.ts';
-import { AppError } from '../../lib/app-error.ts';
-import type { AuthContext } from '../../lib/auth-context.ts';
-import { recordAudit } from '../audit/index.ts';
 import {
   displayIdentifier,
   type ItemRowResult,
@@ -26,7 +20,13 @@ import {
   type ValidItemRow,
   validateDocumentRow,
   validateVinRow,
-} from './item-rules.ts';
+} from '@pledgewatch/contract/item-rules';
+import { isDocumentType } from '@pledgewatch/identifiers';
+import type pg from 'pg';
+import { withTransaction } from '../../db/pool.ts';
+import { AppError } from '../../lib/app-error.ts';
+import type { AuthContext } from '../../lib/auth-context.ts';
+import { recordAudit } from '../audit/index.ts';
 import {
   findItems as findItemRows,
   findItemsByIdentity,

@@ -1,25 +1,6 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-
-const SPECIAL = /[\\\t\n\r]/;
-
-/** A field in COPY text format: NULL as \N, backslash, tab and line breaks escaped. */
-export function copyField(value: string | null): string {
-  if (value === null) {
-    return '\\N';
-  }
-  if (!SPECIAL.test(value)) {
-    return value;
-  }
-  return value.replace(/[\\\t\n\r]/g, (char) =>
-    char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r',
-  );
-}
-
-/** A PostgreSQL text[] literal. */
-export function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (char) => `\\${char}`)}"`).join(',')}}`;
-}
+import { copyLine } from './copy-text.ts';
 
 // Small enough that the buffered lines rarely outlive a young-generation collection: lines kept
 // longer are promoted to the old generation, whose growth is what made the importing process's
@@ -51,11 +32,12 @@ export class CopyWriter {
    * promise per row on the hot path, the caller awaits the rare one.
    */
   writeRow(fields: readonly (string | null)[]): Promise<void> | null {
-    let line = '';
-    for (let i = 0; i < fields.length; i++) {
-      line += (i === 0 ? '' : '\t') + copyField(fields[i] ?? null);
-    }
-    this.buffer += `${line}\n`;
+    return this.writeText(copyLine(fields));
+  }
+
+  /** Adds whole lines already in COPY text format (copy-text.ts), as writeRow does one. */
+  writeText(lines: string): Promise<void> | null {
+    this.buffer += lines;
     return this.buffer.length >= FLUSH_AT ? this.flush() : null;
   }
 

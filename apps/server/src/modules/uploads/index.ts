@@ -2,7 +2,7 @@
  * The uploads module's public entry: the upload kind contract and registry (other modules provide
  * kinds, see wiring.ts), starting an upload, and the file readers other modules reuse.
  */
-export { arrayLiteral } from './copy-writer.ts';
+export { arrayLiteral } from './copy-text.ts';
 export { CONTRACT_NUMBER_SYNONYMS, VIN_SYNONYMS } from './header/column-synonyms.ts';
 export { normaliseHeader } from './header/header-names.ts';
 export { importUploadJob } from './jobs/import-upload.job.ts';

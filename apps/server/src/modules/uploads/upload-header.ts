@@ -1,20 +1,12 @@
 import type pg from 'pg';
 import type { AppConfig } from '../../config/env.ts';
 import { headerMapOf, withFields } from './header/column-mapping.ts';
-import {
-  type FileColumn,
-  findHeaderRow,
-  HEADER_LOOKAHEAD_ROWS,
-  headerSignature,
-  isBlank,
-  type MappingProposal,
-  proposeMapping,
-  SAMPLES_PER_COLUMN,
-} from './header/find-header.ts';
+import type { FileColumn, MappingProposal } from './header/find-header.ts';
+import { type HeaderRead, readHeader } from './header/read-header.ts';
 import type { UploadKindHandler } from './kinds/upload-kind.ts';
-import { openRowSource } from './reader/open-row-source.ts';
-import { type FileRow, MAX_COLUMNS, type RowSource } from './reader/row-source.ts';
-import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
+import { openCheckedRows, openRowSource } from './reader/open-row-source.ts';
+import type { RowSource } from './reader/row-source.ts';
+import { isUploadFileError } from './reader/upload-file-error.ts';
 import { getRememberedMapping, type UploadDetails } from './uploads.queries.ts';
 
 export interface PipelineContext {
@@ -30,76 +22,21 @@ export const openUploadFile = (
   backgroundNice = 0,
 ) => openRowSource(filePath, { maxUnzippedBytes: config.uploadMaxUnzippedBytes, sheet, backgroundNice });
 
-/** The header row found in a file, the proposed use of its columns, and the rows after it. */
-export interface HeaderRead {
-  /** The header's row number as the file numbers it. */
-  rowNumber: number;
-  /** Whether the header was recognised by its names (false: the row above the data, to be mapped). */
-  recognised: boolean;
-  proposal: MappingProposal;
-  signature: string;
-  /** The rows after the header: those read while looking for it, then the rest of the file. */
-  rest: AsyncGenerator<FileRow>;
-}
-
-async function* chain(first: readonly FileRow[], then: AsyncGenerator<FileRow>): AsyncGenerator<FileRow> {
-  yield* first;
-  yield* then;
-}
-
 /**
- * Reads the file's first rows, finds the header among them (header/find-header.ts) and proposes a
- * field for each column; throws UploadFileError with the reason for the user.
+ * The upload's file opened for its validation (a job's read, at `backgroundNice`): the header found
+ * and the rows checked by the kind's rules in the reader thread (see openCheckedRows).
  */
-export async function readHeader(
-  handler: UploadKindHandler,
-  rows: AsyncGenerator<FileRow>,
-): Promise<HeaderRead> {
-  const read: FileRow[] = [];
-  // next() rather than for-await: leaving a for-await loop would close the generator for the caller.
-  let next = await rows.next();
-  for (; !next.done; next = await rows.next()) {
-    read.push(next.value);
-    if (next.value.rowNumber >= HEADER_LOOKAHEAD_ROWS) {
-      break;
-    }
-  }
-  const found = findHeaderRow(handler, read);
-  if (!found.ok) {
-    throw new UploadFileError(found.message);
-  }
-  const header = read[found.index]!;
-  if (header.extraCells) {
-    throw new UploadFileError(
-      `В строке заголовков больше ${MAX_COLUMNS} столбцов (в шаблоне их ${handler.columns.length}): ` +
-        'удалите лишние столбцы или скачайте шаблон',
-    );
-  }
-  const after = read.slice(found.index + 1);
-  // Sample values come from the first rows of data, read on a little when the header is low.
-  const filled = () => after.filter((row) => !isBlank(row.values)).length;
-  if (!next.done) {
-    while (filled() < SAMPLES_PER_COLUMN) {
-      next = await rows.next();
-      if (next.done) {
-        break;
-      }
-      after.push(next.value);
-    }
-  }
-  const samples = after
-    .filter((row) => !isBlank(row.values))
-    .slice(0, SAMPLES_PER_COLUMN * 3)
-    .map((row) => row.values);
-  const proposal = proposeMapping(handler, header.values, samples);
-  return {
-    rowNumber: header.rowNumber,
-    recognised: found.recognised,
-    proposal,
-    signature: headerSignature(handler.kind, header.values, proposal.columns.length),
-    rest: chain(after, rows),
-  };
-}
+export const openUploadChecks = (
+  config: PipelineContext['config'],
+  filePath: string,
+  options: { sheet?: number; backgroundNice: number; handler: UploadKindHandler },
+) =>
+  openCheckedRows(filePath, {
+    maxUnzippedBytes: config.uploadMaxUnzippedBytes,
+    sheet: options.sheet,
+    backgroundNice: options.backgroundNice,
+    rules: options.handler.rowRulesModule,
+  });
 
 /** What the upload keeps of its header: the row, the columns and how they are used. */
 export function headerDetails(

@@ -7,13 +7,14 @@ import { withTransaction } from '../../db/pool.ts';
 import { recordUploadRows, type UploadRowCounts } from '../../lib/metrics.ts';
 import { recordAudit } from '../audit/index.ts';
 import { CopyWriter } from './copy-writer.ts';
-import { headerMapOf } from './header/column-mapping.ts';
+import { type HeaderMap, headerMapOf } from './header/column-mapping.ts';
 import type { StagedSummary, UploadKindHandler } from './kinds/upload-kind.ts';
 import { uploadKindHandler } from './kinds/upload-kinds.ts';
-import type { RowSource } from './reader/row-source.ts';
+import type { CheckedRowSource } from './reader/open-row-source.ts';
+import type { HeaderFound } from './reader/row-source-protocol.ts';
 import { isUploadFileError, UploadFileError } from './reader/upload-file-error.ts';
-import { headerDetails, openUploadFile, type PipelineContext, readHeader } from './upload-header.ts';
-import { type HeaderMap, type RowCounts, rowPlan, stageRows, ValidationStopped } from './upload-rows.ts';
+import { headerDetails, openUploadChecks, type PipelineContext } from './upload-header.ts';
+import { type RowCounts, stageRows, ValidationStopped } from './upload-rows.ts';
 import {
   countStagedRows,
   deleteStagedRows,
@@ -79,15 +80,14 @@ export async function quarantineUpload(
   }
 }
 
-type ReadHeader = Awaited<ReturnType<typeof readHeader>>;
 /** Counts the staged rows, then moves the upload on (validated, or importing when auto-confirmed). */
 async function closeValidation(
   context: PipelineContext,
   input: {
     upload: UploadRow;
     handler: UploadKindHandler;
-    source: RowSource;
-    read: ReadHeader;
+    source: CheckedRowSource;
+    read: HeaderFound;
     header: HeaderMap;
     counts: RowCounts;
     onValidated?: (tx: pg.PoolClient, upload: UploadRow) => Promise<void>;
@@ -217,18 +217,17 @@ export async function validateUpload(
     return;
   }
 
-  let source: RowSource | null = null;
+  let source: CheckedRowSource | null = null;
   let staging: CopyWriter | null = null;
   let errors: CopyWriter | null = null;
   try {
-    // The validation is a job: its parse gives way to the API's requests (JOBS_DB_NICE).
-    source = await openUploadFile(
-      context.config,
-      uploadFilePath(context.config, uploadId),
-      upload.details.sheet ?? 0,
-      context.config.jobsDbNice ?? 0,
-    );
-    const read = await readHeader(handler, source.rows());
+    // The validation is a job: its parse and its row checks give way to the API's requests (JOBS_DB_NICE).
+    source = await openUploadChecks(context.config, uploadFilePath(context.config, uploadId), {
+      sheet: upload.details.sheet ?? 0,
+      backgroundNice: context.config.jobsDbNice ?? 0,
+      handler,
+    });
+    const read = source.header;
     // The mapping decided when the file came (auto, remembered or chosen); a file queued before
     // mappings existed takes the proposal, or waits for the user when it is unsure.
     const chosen = upload.details.fileColumns;
@@ -256,8 +255,8 @@ export async function validateUpload(
       db,
       'COPY upload_errors (upload_id, row_number, field, message, raw) FROM STDIN',
     );
-    const plan = rowPlan(handler, header);
-    const counts = await stageRows({ db, uploadId, handler, source, rows: read.rest, plan, staging, errors });
+    const checked = source.checkedRows({ uploadId, columns: chosen ?? read.proposal.columns });
+    const counts = await stageRows({ db, uploadId, source, checked, staging, errors });
     if (counts.total === 0) {
       throw new UploadFileError('В файле нет строк с данными — только заголовок');
     }

@@ -31,7 +31,7 @@ import { isUploadFileError } from './reader/upload-file-error.ts';
 import { tableFile } from './upload-files.ts';
 import { decideColumns, inspectUploadFile } from './upload-header.ts';
 import { discardUploadWork, uploadFilePath } from './upload-pipeline.ts';
-import { clipRawValue } from './upload-rows.ts';
+import { clipRawValue } from './upload-row-checks.ts';
 import {
   findUploadErrors,
   findUploads as findUploadRows,

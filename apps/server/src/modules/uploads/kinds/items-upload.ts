@@ -1,68 +1,22 @@
 import type { UploadPreviewRow } from '@pledgewatch/contract';
-import { validateVin } from '@pledgewatch/identifiers';
 import type { Queryable } from '../../../db/pool.ts';
 import {
   displayIdentifier,
   mergeSearchIndexes,
   reserveImportRange,
   takeImportRange,
-  validateItemRow,
 } from '../../monitoring/index.ts';
 import { fillLabelDictionary } from '../../statistics/index.ts';
-import {
-  CONTRACT_NUMBER_SYNONYMS,
-  DOCUMENT_NUMBER_SYNONYMS,
-  DOCUMENT_TYPE_SYNONYMS,
-  LABEL_SYNONYMS,
-  PLEDGOR_NAME_SYNONYMS,
-  VIN_SYNONYMS,
-} from '../header/column-synonyms.ts';
-import { normaliseHeader } from '../header/header-names.ts';
+import { itemsRowRules } from './items-row-rules.ts';
 import type { UploadKindHandler } from './upload-kind.ts';
 
 /** For the sorts of a million staged rows (validation summary, import); this transaction only. */
 const IMPORT_WORK_MEM = '256MB';
 
-/** The document a number column holds by its header alone (normalised header → type). */
-const DOCUMENT_TYPE_OF_HEADER: Record<string, string> = {
-  инн: 'inn',
-  'инн залогодателя': 'inn',
-  огрн: 'ogrn',
-  огрнип: 'ogrnip',
-  паспорт: 'passport_rf',
-  'паспорт залогодателя': 'passport_rf',
-  'серия и номер паспорта': 'passport_rf',
-};
-
 /** A portfolio file: one VIN or one pledgor document per row (`/monitoring/upload`, tab `table`). */
 export const itemsUpload: UploadKindHandler = {
-  kind: 'items',
-  columns: [
-    { field: 'vin', title: 'VIN', aliases: VIN_SYNONYMS },
-    { field: 'documentType', title: 'Тип документа', aliases: DOCUMENT_TYPE_SYNONYMS },
-    { field: 'number', title: 'Номер документа', aliases: DOCUMENT_NUMBER_SYNONYMS },
-    { field: 'label', title: 'Метка', aliases: LABEL_SYNONYMS },
-    { field: 'contractNumber', title: 'Номер договора', aliases: CONTRACT_NUMBER_SYNONYMS },
-    { field: 'pledgorName', title: 'Залогодатель', aliases: PLEDGOR_NAME_SYNONYMS },
-  ],
-  keyFields: ['vin', 'number'],
-  missingHeaderMessage:
-    'Не найдена строка заголовков: в первых 30 строках файла нужна строка со столбцом «VIN» или «Номер документа» ' +
-    '(а также «Тип документа», «Метка», «Номер договора», «Залогодатель»). Скачайте шаблон',
-
-  impliedValues(headers) {
-    // A column headed «ИНН» or «Серия и номер паспорта» says what its numbers are.
-    const header = headers.get('number');
-    const type =
-      !headers.has('documentType') && header ? DOCUMENT_TYPE_OF_HEADER[normaliseHeader(header)] : undefined;
-    return type ? { documentType: type } : ({} as Record<string, string>);
-  },
-  templateRows: [
-    ['XTA210740Y1234565', '', '', 'LADA 2107, белый', 'КД-2024/001', 'Иванов Иван Иванович'],
-    ['Z94CB41AAER123456', '', '', 'Hyundai Solaris', 'КД-2024/002', 'Петрова Анна Сергеевна'],
-    ['', 'Паспорт РФ', '4506 123456', 'Паспорт залогодателя', 'КД-2024/002', 'Петрова Анна Сергеевна'],
-    ['', 'ИНН', '7707083893', 'ПАО «Пример»', 'ДЛ-17/2024', 'ПАО «Пример»'],
-  ],
+  ...itemsRowRules,
+  rowRulesModule: { url: new URL('./items-row-rules.ts', import.meta.url).href, exportName: 'itemsRowRules' },
   stagingTable: 'upload_item_rows',
   stagingColumns: [
     'kind',
@@ -73,30 +27,6 @@ export const itemsUpload: UploadKindHandler = {
     'pledgor_name',
     'warning',
   ],
-
-  looksLikeData(values) {
-    return values.some((value) => validateVin(value).ok);
-  },
-
-  validateRow(values) {
-    const result = validateItemRow(values);
-    if (!result.ok) {
-      return { ok: false, problems: result.problems };
-    }
-    const { row } = result;
-    return {
-      ok: true,
-      copyFields: [
-        row.kind,
-        row.documentType,
-        row.identifier,
-        row.label,
-        row.contractNumber,
-        row.pledgorName,
-        row.warning,
-      ],
-    };
-  },
 
   summaryOnlyCounts: true,
 

@@ -1,4 +1,4 @@
-import { parseRuDate } from '@pledgewatch/contract';
+import { parseRuDate } from '@pledgewatch/contract/pledges';
 import type { UploadColumn, UploadKindHandler } from './upload-kind.ts';
 
 export const TEMPLATE_EXAMPLE_MESSAGE = 'Строка из примера шаблона — удалите её';

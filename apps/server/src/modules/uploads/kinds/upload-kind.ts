@@ -58,6 +58,13 @@ export interface UploadKindHandler {
   stagingTable: string;
   /** Staging columns after upload_id and row_number, in the order validateRow returns them. */
   stagingColumns: readonly string[];
+  /**
+   * Where a thread finds this kind's row rules (UploadRowRules): a module's URL and the name of its
+   * export. An upload's validation reads its header and checks its rows in the reader thread
+   * (reader/open-row-source.ts), which loads that module; a light module of the rules alone keeps
+   * the thread's start short.
+   */
+  rowRulesModule: { url: string; exportName: string };
   /** Whether a record looks like data rather than a header (finds the header above the data). */
   looksLikeData(values: readonly string[]): boolean;
   validateRow(values: Readonly<Record<string, string>>): RowCheck;
@@ -90,3 +97,20 @@ export interface UploadKindHandler {
     options: { uploadId: string; organisationId: string; userId: string | null },
   ): Promise<ImportResult>;
 }
+
+/**
+ * The part of a kind that reads a file: the header's recognition and each row's check. These run in
+ * the reader thread, so they are plain functions of the row, with no database.
+ */
+export type UploadRowRules = Pick<
+  UploadKindHandler,
+  | 'kind'
+  | 'columns'
+  | 'keyFields'
+  | 'identifierFields'
+  | 'impliedValues'
+  | 'missingHeaderMessage'
+  | 'templateRows'
+  | 'looksLikeData'
+  | 'validateRow'
+>;

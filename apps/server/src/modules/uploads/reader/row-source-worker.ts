@@ -1,9 +1,13 @@
 /**
- * The worker thread of openRowSource: opens the file with openRowSourceHere and hands its rows to
- * the parent in batches, one batch per request (see open-row-source.ts for the protocol).
+ * The worker thread of openRowSource and openCheckedRows: opens the file with openRowSourceHere and
+ * hands its rows to the parent in batches, one batch per request (see open-row-source.ts for the
+ * protocol). For an upload's validation it also finds the header and checks the rows after it with
+ * the kind's rules, so only COPY lines cross to the parent.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThreadPriority } from '../../../lib/thread-priority.ts';
+import type { UploadRowRules } from '../kinds/upload-kind.ts';
+import type { RowChecker } from '../upload-row-checks.ts';
 import { openRowSourceHere } from './open-row-source-here.ts';
 import type { FileRow, RowSource } from './row-source.ts';
 import type { ReaderReply, ReaderRequest, ReaderWorkerData } from './row-source-protocol.ts';
@@ -21,6 +25,8 @@ const failure = (error: unknown): ReaderReply =>
 
 let source: RowSource | null = null;
 let rows: AsyncGenerator<FileRow> | null = null;
+let rules: UploadRowRules | null = null;
+let checker: RowChecker | null = null;
 
 async function nextBatch(): Promise<void> {
   rows ??= source!.rows();
@@ -34,13 +40,44 @@ async function nextBatch(): Promise<void> {
     }
     batch.push(next.value);
   }
-  post({ type: 'rows', rows: batch, bytesRead: source!.bytesRead(), done });
+  const bytesRead = source!.bytesRead();
+  post(
+    checker
+      ? { type: 'checked', checked: checker.check(batch), bytesRead, done }
+      : { type: 'rows', rows: batch, bytesRead, done },
+  );
+}
+
+// What only a validation needs is loaded when one asks (a header read while the user waits does not).
+let checks: typeof import('../upload-row-checks.ts') | null = null;
+
+async function findHeader(module: Extract<ReaderRequest, { type: 'header' }>['rules']): Promise<void> {
+  // Computed import: the kind's row rules, named by its handler (kinds/upload-kind.ts rowRulesModule).
+  const loaded = (await import(module.url)) as Record<string, UploadRowRules>;
+  rules = loaded[module.exportName]!;
+  checks = await import('../upload-row-checks.ts');
+  const { readHeader } = await import('../header/read-header.ts');
+  const { rest, ...header } = await readHeader(rules, source!.rows());
+  rows = rest;
+  post({ type: 'header', ...header });
+}
+
+async function answer(request: ReaderRequest): Promise<void> {
+  if (request.type === 'header') {
+    await findHeader(request.rules);
+    return;
+  }
+  if (request.type === 'check') {
+    if (!rules || !checks) {
+      throw new Error('rows are checked after the header is found');
+    }
+    checker = new checks.RowChecker(rules, request.columns, request.uploadId);
+  }
+  await nextBatch();
 }
 
 port.on('message', (request: ReaderRequest) => {
-  if (request.type === 'next') {
-    nextBatch().catch((error: unknown) => post(failure(error)));
-  }
+  answer(request).catch((error: unknown) => post(failure(error)));
 });
 
 try {

@@ -1,4 +1,3 @@
-import { DOCUMENT_TYPE_LABELS, ITEM_TEXT_LIMITS, type ItemKind } from '@pledgewatch/contract';
 import {
   DOCUMENT_TYPE_CODES,
   type DocumentType,
@@ -8,6 +7,7 @@ import {
   validateDocument,
   validateVin,
 } from '@pledgewatch/identifiers';
+import { DOCUMENT_TYPE_LABELS, ITEM_TEXT_LIMITS, type ItemKind } from './monitoring-items.ts';
 
 /**
  * One row of the portfolio as typed, pasted or read from a file, checked by the identifier rules.
