@@ -4,6 +4,7 @@ import { benchChecks } from './checks.bench.ts';
 import type { BenchContext } from './harness.ts';
 import { benchItems } from './items.bench.ts';
 import { benchLoad } from './load.bench.ts';
+import { describeMachineSpeed, measureMachineSpeed } from './machine-speed.ts';
 import { benchPassports } from './passports.bench.ts';
 import { benchPortfolio } from './portfolio.bench.ts';
 import { benchProviders } from './providers.bench.ts';
@@ -25,6 +26,9 @@ const only = process.argv[2];
 const database = await openBenchDatabase();
 console.log(`Pledgewatch benchmarks on ${database.label}, Node ${process.version}`);
 try {
+  for (const line of describeMachineSpeed(await measureMachineSpeed(database.url))) {
+    console.log(line);
+  }
   for (const bench of BENCHMARKS.filter((b) => !only || b.name === only)) {
     await bench.run({ databaseUrl: database.url, seconds: Number(process.env.BENCH_SECONDS ?? 5) });
   }
