@@ -37,7 +37,10 @@ export async function measureMachineSpeed(databaseUrl: string): Promise<MachineS
       createHash('sha256').update(block).digest();
     }
   });
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // The server's maintenance database: a benchmark may create the one its URL names only later.
+  const server = new URL(databaseUrl);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
   await client.connect();
   try {
     const postgresMs = await best(() =>
