@@ -1,10 +1,19 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHED_IDLE, threadPolicy } from '../../../lib/thread-priority.ts';
-import { openRowSource, READER_BATCH_ROWS, READER_MEMORY_MESSAGE } from './open-row-source.ts';
+import { readHeader } from '../header/read-header.ts';
+import { itemsUpload } from '../kinds/items-upload.ts';
+import { type CheckedRows, RowChecker } from '../upload-row-checks.ts';
+import {
+  openCheckedRows,
+  openRowSource,
+  READER_BATCH_ROWS,
+  READER_MEMORY_MESSAGE,
+} from './open-row-source.ts';
 import { openRowSourceHere } from './open-row-source-here.ts';
 import type { FileRow, RowSource } from './row-source.ts';
 import { UploadFileError } from './upload-file-error.ts';
@@ -109,5 +118,69 @@ describe('openRowSource (the reader in a worker thread)', () => {
     const file = path.join(dir, 'junk.csv');
     await writeFile(file, Buffer.from([0, 1, 2, 3, 0, 0, 255, 254, 0, 7]));
     await expect(openRowSource(file, LIMITS)).rejects.toThrow(UploadFileError);
+  });
+});
+
+/** A VIN with its check digit right, told apart by `n`. */
+const validVin = (n: number) => {
+  const body = `XTA210740Y${String(1_000_000 + n)}`;
+  return body.slice(0, 8) + computeVinCheckDigit(body) + body.slice(9);
+};
+
+describe('openCheckedRows (an upload’s validation in the reader thread)', () => {
+  const CHECK_LIMITS = { ...LIMITS, backgroundNice: 10, rules: itemsUpload.rowRulesModule };
+
+  it('finds the header there and hands back the rows checked there, as the same checks here give them', async () => {
+    const file = path.join(dir, 'checked.csv');
+    const lines = [
+      'Портфель на 01.11.2026',
+      'VIN;Метка;Номер договора',
+      ...Array.from({ length: READER_BATCH_ROWS * 2 + 5 }, (_, i) =>
+        i % 7 === 3 ? `XTA21074;короткий ${i};КД-${i}` : `${validVin(i)};Лада ${i};КД-${i}`,
+      ),
+      'Итого;2005;',
+    ];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const source = await openCheckedRows(file, CHECK_LIMITS);
+    const batches: CheckedRows[] = [];
+    try {
+      expect(source.header).toMatchObject({ rowNumber: 2, recognised: true });
+      for await (const batch of source.checkedRows({
+        uploadId: 'u-1',
+        columns: source.header.proposal.columns,
+      })) {
+        batches.push(batch);
+      }
+    } finally {
+      await source.close();
+    }
+    const here = await openRowSourceHere(file, LIMITS);
+    const read = await readHeader(itemsUpload, here.rows());
+    const rows: FileRow[] = [];
+    for await (const row of read.rest) {
+      rows.push(row);
+    }
+    const expected = new RowChecker(itemsUpload, read.proposal.columns, 'u-1').check(rows);
+    expect(source.header.proposal).toEqual(read.proposal);
+    expect(batches.length).toBeGreaterThan(2);
+    expect(batches.map((b) => b.staging).join('')).toBe(expected.staging);
+    expect(batches.map((b) => b.errors).join('')).toBe(expected.errors);
+    expect(batches.reduce((sum, b) => sum + b.rejected, 0)).toBe(expected.rejected);
+    expect(expected).toMatchObject({ total: READER_BATCH_ROWS * 2 + 5, skipped: 1 });
+    expect(expected.rejected).toBeGreaterThan(200);
+    expect(expected.staged).toBeGreaterThan(1500);
+  });
+
+  it('a file without the kind’s header is refused with the kind’s reason, the thread gone', async () => {
+    const file = path.join(dir, 'no-header.csv');
+    await writeFile(file, 'Имя;Город\nИван;Москва\n');
+    const before = await idleThreads();
+    const error = await openCheckedRows(file, CHECK_LIMITS).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(UploadFileError);
+    expect((error as Error).message).toBe(itemsUpload.missingHeaderMessage);
+    expect(await idleThreads()).toBe(before);
   });
 });
