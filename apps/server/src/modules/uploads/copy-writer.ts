@@ -1,13 +1,12 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { copyLine } from './copy-text.ts';
 
 // Small enough that the buffered lines rarely outlive a young-generation collection: lines kept
 // longer are promoted to the old generation, whose growth is what made the importing process's
 // RSS grow with the file.
 const FLUSH_AT = 64 * 1024;
 
-/** COPY … FROM STDIN on its own connection, written line by line with back-pressure. */
+/** COPY … FROM STDIN on its own connection, written in batches of lines with back-pressure. */
 export class CopyWriter {
   private buffer = '';
   private readonly client: pg.PoolClient;
@@ -28,14 +27,10 @@ export class CopyWriter {
   }
 
   /**
-   * Adds one line. Returns a promise only when the buffer went out and the stream asked to wait: no
-   * promise per row on the hot path, the caller awaits the rare one.
+   * Adds whole lines already in COPY text format (copy-text.ts; the reader thread builds them).
+   * Returns a promise only when the buffer went out and the stream asked to wait: no promise per
+   * batch on the hot path, the caller awaits the rare one.
    */
-  writeRow(fields: readonly (string | null)[]): Promise<void> | null {
-    return this.writeText(copyLine(fields));
-  }
-
-  /** Adds whole lines already in COPY text format (copy-text.ts), as writeRow does one. */
   writeText(lines: string): Promise<void> | null {
     this.buffer += lines;
     return this.buffer.length >= FLUSH_AT ? this.flush() : null;
