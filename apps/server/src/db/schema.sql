@@ -832,6 +832,12 @@ CREATE TABLE statistics_labels (
 );
 ALTER TABLE statistics_labels ADD CONSTRAINT statistics_labels_pkey PRIMARY KEY (organisation_id, label);
 
+CREATE TABLE statistics_labels_pending (
+  organisation_id uuid NOT NULL,
+  labels text[] NOT NULL
+);
+ALTER TABLE statistics_labels_pending ADD CONSTRAINT statistics_labels_pending_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
+
 CREATE TABLE statistics_one_time_check_days (
   organisation_id uuid NOT NULL,
   day date NOT NULL,
@@ -1018,6 +1024,7 @@ CREATE UNIQUE INDEX source_imports_active_key ON public.source_imports USING btr
 CREATE INDEX source_rate_sends_source_sent ON public.source_rate_sends USING btree (source_type, sent_at);
 CREATE INDEX source_records_match_idx ON public.source_records USING btree (import_id, identifier, document_type);
 CREATE INDEX statistics_labels_search_idx ON public.statistics_labels USING gin (label gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='4096');
+CREATE INDEX statistics_labels_pending_org_idx ON public.statistics_labels_pending USING btree (organisation_id);
 CREATE INDEX upload_errors_upload_idx ON public.upload_errors USING btree (upload_id, row_number);
 CREATE INDEX upload_item_rows_upload_idx ON public.upload_item_rows USING btree (upload_id, row_number);
 CREATE INDEX upload_pledge_event_rows_upload_idx ON public.upload_pledge_event_rows USING btree (upload_id, row_number);
@@ -1685,6 +1692,10 @@ BEGIN
     SELECT DISTINCT organisation_id, lower(label) FROM statistics_label_new_items WHERE label IS NOT NULL
      ORDER BY 1, 2
     ON CONFLICT DO NOTHING;
+  ELSE
+    INSERT INTO statistics_labels_pending (organisation_id, labels)
+    SELECT organisation_id, array_agg(DISTINCT lower(label)) FROM statistics_label_new_items
+     WHERE label IS NOT NULL GROUP BY organisation_id;
   END IF;
   INSERT INTO statistics_label_item_days AS s (organisation_id, label, day, kind, added, archived)
   SELECT organisation_id, label, day, kind, sum(added), sum(archived)

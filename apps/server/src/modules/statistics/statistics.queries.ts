@@ -166,17 +166,19 @@ export async function readStatistics(
 }
 
 /**
- * Dictionary entries for the labels of the organisation's day rows that have none: an upload's
- * import leaves them to its job, after the commit (0033_deferred_label_dictionary.sql). Both tables
- * are read in (organisation, label) order from their keys. Idempotent.
+ * Dictionary entries for the labels an upload's import noted instead of filling them (0114: its
+ * statement's new labels in statistics_labels_pending, committed with its rows); the note is
+ * drained in the same statement. Reads only those labels, never the organisation's day rows, so
+ * the work follows the import's size. Idempotent: a retry after a crash finds the note still there.
  */
 export async function fillLabelDictionary(db: Queryable, organisationId: string): Promise<void> {
   await db.query(
-    `INSERT INTO statistics_labels (organisation_id, label)
-     SELECT DISTINCT d.organisation_id, d.label FROM statistics_label_item_days d
-      WHERE d.organisation_id = $1
-        AND NOT EXISTS (SELECT 1 FROM statistics_labels l WHERE l.organisation_id = d.organisation_id AND l.label = d.label)
-      ORDER BY 1, 2
+    `WITH drained AS (
+       DELETE FROM statistics_labels_pending WHERE organisation_id = $1 RETURNING labels
+     )
+     INSERT INTO statistics_labels (organisation_id, label)
+     SELECT DISTINCT $1::uuid, label FROM drained, unnest(drained.labels) AS label
+      ORDER BY 2
      ON CONFLICT DO NOTHING`,
     [organisationId],
   );

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
+import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { JobContext } from '../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
@@ -13,7 +14,7 @@ import { importUpload, validateUpload } from './upload-pipeline.ts';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pledgewatch-upload-import-'));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
-const { app, config } = await buildTestApp({
+const { app, config, connectionString } = await buildTestApp({
   config: { dataDir, uploadMaxBytes: 1024 * 1024, uploadMaxUnzippedBytes: 16 * 1024 * 1024 },
 });
 const context = { db: app.db, config, queue: app.queue, log: app.log, mailer: app.mailer } as JobContext;
@@ -187,6 +188,48 @@ describe('portfolio import (issue #15)', () => {
       status: 'done',
       counts: { accepted: 2 },
     });
+  });
+
+  it("the job fills the dictionary from the import's own labels: it reads none of the organisation's day rows (issue #31)", async () => {
+    const user = await createSignedInUser(app);
+    // Day rows of earlier items, so a fill that compared them with the dictionary had rows to read.
+    await importCsv(user, ['VIN;Метка', `${makeVin()};Ранняя`, `${makeVin()};Другая ранняя`].join('\n'));
+    const upload = await receiveCsv(
+      user,
+      ['VIN;Метка', `${makeVin()};Новая Метка`, `${makeVin()};новая метка`, `${makeVin()};Третья`].join('\n'),
+    );
+    await validateUpload({ db: app.db, config }, upload.id, { lastAttempt: true });
+    expect(await importUpload({ db: app.db, config }, upload.id, { lastAttempt: true })).not.toBeNull();
+    const dictionary = async () =>
+      (
+        await app.db.query<{ label: string }>(
+          'SELECT label FROM statistics_labels WHERE organisation_id = $1 ORDER BY label',
+          [user.organisationId],
+        )
+      ).rows.map((row) => row.label);
+    expect(await dictionary()).toEqual(['другая ранняя', 'ранняя']);
+
+    // A connection of its own: a backend's table statistics not yet flushed from earlier transactions
+    // show in pg_stat_xact_user_tables too (PostgreSQL 15+).
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await itemsUpload.completeImport!(client, { organisationId: user.organisationId });
+      const read = await client.query<{ scans: number }>(
+        `SELECT (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::int AS scans FROM pg_stat_xact_user_tables
+          WHERE relname = 'statistics_label_item_days'`,
+      );
+      await client.query('COMMIT');
+      expect(read.rows[0]!.scans).toBe(0);
+    } finally {
+      await client.end();
+    }
+    expect(await dictionary()).toEqual(['другая ранняя', 'новая метка', 'ранняя', 'третья']);
+    const notes = await app.db.query('SELECT 1 FROM statistics_labels_pending WHERE organisation_id = $1', [
+      user.organisationId,
+    ]);
+    expect(notes.rowCount).toBe(0);
   });
 
   it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {

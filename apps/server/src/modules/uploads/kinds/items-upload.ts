@@ -81,7 +81,7 @@ export const itemsUpload: UploadKindHandler = {
   },
 
   async completeImport(db, { organisationId }) {
-    // The import's new labels, deferred (0033_deferred_label_dictionary.sql).
+    // The import's new labels, noted in its transaction (0033, 0114_label_dictionary_pending.sql).
     await fillLabelDictionary(db, organisationId);
   },
 
