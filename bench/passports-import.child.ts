@@ -29,7 +29,7 @@ const phases: Record<string, number> = {};
 // The same moments on the wall clock, for the parent's lookups (which phase each one fell in).
 const phasesAt: Record<string, number> = { start: Date.now() };
 // The parent probes from the import's start to its switch (the module loading above is not the
-// import's; the old version's drop after the switch is the job's, 30 s later there).
+// import's; the old version's drop after the switch is a job of its own, 30 s later there).
 process.send?.({ phase: 'start' });
 const importId = await queueListImport(db, queue, {
   importId: randomUUID(),

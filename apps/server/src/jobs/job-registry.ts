@@ -5,6 +5,7 @@ import { recordJob } from '../lib/metrics.ts';
 import { pruneAuthAttemptsJob } from '../modules/auth/index.ts';
 import {
   checkBatchJob,
+  dropSupersededListJob,
   passportListFetchJob,
   planCheckRunJob,
   pledgeLapseJob,
@@ -40,6 +41,7 @@ export const JOB_DEFINITIONS: AnyJobDefinition[] = [
   sourceAlertsJob,
   pledgeLapseJob,
   sourceImportJob,
+  dropSupersededListJob,
   passportListFetchJob,
 ];
 

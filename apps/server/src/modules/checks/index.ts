@@ -2,6 +2,7 @@
 
 export { checksRoutes } from './checks.routes.ts';
 export { checkBatchJob } from './jobs/check-batch.job.ts';
+export { dropSupersededListJob } from './jobs/drop-superseded-list.job.ts';
 export { passportListFetchJob } from './jobs/passport-list-fetch.job.ts';
 export { planCheckRunJob } from './jobs/plan-check-run.job.ts';
 export { pledgeLapseJob } from './jobs/pledge-lapse.job.ts';

@@ -2,9 +2,6 @@ import { defineJob } from '../../../jobs/job-definition.ts';
 import { abandonSourceImport, runSourceImport } from '../passport-list/passport-list.service.ts';
 import { sourceImportMessage } from './check-job-messages.ts';
 
-/** How long a superseded version's table is kept after the switch, for checks that read it just before. */
-const DROP_GRACE_MS = 30_000;
-
 /**
  * A source's dataset file imported in the background (the MVD passport list: minutes for a hundred
  * million rows). A killed worker stops heartbeating and the queue runs the import again from its
@@ -14,13 +11,13 @@ export const sourceImportJob = defineJob({
   ...sourceImportMessage,
   queue: { retryLimit: 2, retryDelay: 30, expireInSeconds: 4 * 3600, heartbeatSeconds: 10 },
   heavy: true,
-  async handler(job, { db, config }) {
+  async handler(job, { db, config, queue }) {
     await runSourceImport({
       db,
       config,
       importId: job.data.importId,
       lastAttempt: job.retryCount >= job.retryLimit,
-      dropGraceMs: DROP_GRACE_MS,
+      queue,
     });
   },
   // Given up for good: the import says so (else it would stay «importing» and block the daily fetch).

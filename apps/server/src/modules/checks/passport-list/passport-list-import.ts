@@ -2,7 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { withTransaction } from '../../../db/pool.ts';
+import { type Queryable, withTransaction } from '../../../db/pool.ts';
 import type { Bzip2Decoder } from './decompress.ts';
 import { PassportListParseThread } from './parse-thread.ts';
 import {
@@ -29,8 +29,10 @@ export interface PassportListImportResult {
  * decompressed, parsed and grouped as one stream in a thread of its own (PassportListParseThread:
  * the passports in bounded memory, spill files beside the list's file), the main thread idle; then
  * the version's table is filled by one binary COPY in block order and keyed, while the active version
- * keeps answering, and switched in one transaction. The old version's table is dropped `dropGraceMs` later (a check that
- * read the old version just before the switch still finds it). A refused file fails the import with
+ * keeps answering, and switched in one transaction. The old version's table is left to `dropLater`,
+ * called in the switch's transaction (a job queued for a grace period later, so a check that read
+ * the old version just before the switch still finds it, and the import's job ends at the switch);
+ * without it the table is dropped at once. A refused file fails the import with
  * its Russian reason and changes nothing else; any other error is thrown for the job to retry, from
  * the start.
  */
@@ -40,7 +42,8 @@ export async function importPassportList(options: {
   filePath: string;
   fileName?: string;
   maxTextBytes: number;
-  dropGraceMs?: number;
+  /** Arranges the superseded version's table to be dropped later, inside the switch's transaction. */
+  dropLater?: (tx: Queryable, table: string) => Promise<void>;
   /** A bzip2 decoder of its own (tests of each path); by default the fastest installed. */
   decoder?: Bzip2Decoder | 'javascript';
   /** The OS priority (nice) of the decompression and the parse (JOBS_DB_NICE); 0: the process's own. */
@@ -102,19 +105,22 @@ export async function importPassportList(options: {
     await indexListTable(client, importId);
     await options.onPhase?.('indexed');
     await progress('switching', true);
-    const previous = await withTransaction(db, (tx) =>
-      activateListImport(tx, {
+    const previous = await withTransaction(db, async (tx) => {
+      const superseded = await activateListImport(tx, {
         id: importId,
         recordsTotal: parser.distinct,
         rowsRejected: parser.counts.rejected,
         errors: parser.counts.errors,
-      }),
-    );
+      });
+      if (superseded && options.dropLater) {
+        await options.dropLater(tx, superseded);
+      }
+      return superseded;
+    });
     loaded = true;
     await options.onPhase?.('switched');
     await rm(filePath, { force: true });
-    if (previous) {
-      await new Promise((resolve) => setTimeout(resolve, options.dropGraceMs ?? 0));
+    if (previous && !options.dropLater) {
       await dropPassportListTables(client, [previous]);
     }
     return { accepted: parser.counts.accepted, distinct: parser.distinct, rejected: parser.counts.rejected };

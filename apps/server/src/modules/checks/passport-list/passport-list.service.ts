@@ -12,7 +12,7 @@ import type { JobQueue } from '../../../jobs/job-definition.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import type { AuthContext } from '../../../lib/auth-context.ts';
 import { recordAudit } from '../../audit/index.ts';
-import { sourceImportMessage } from '../jobs/check-job-messages.ts';
+import { dropSupersededListMessage, sourceImportMessage } from '../jobs/check-job-messages.ts';
 import { failDatasetVersion, importDatasetVersion } from '../sources/dataset-import.ts';
 import { getSourceImport, insertSourceImport } from '../sources/sources.queries.ts';
 import { toSourceImport } from '../sources/sources.service.ts';
@@ -20,8 +20,10 @@ import { type Bzip2Decoder, openListText } from './decompress.ts';
 import {
   activateListImport,
   createListTableFrom,
+  dropPassportListTables,
   failImport,
   getImportJob,
+  listStalePassportTables,
 } from './passport-list.queries.ts';
 import { PassportListError, PassportListParser } from './passport-list-format.ts';
 import { dropStaleStorage, importPassportList } from './passport-list-import.ts';
@@ -230,7 +232,11 @@ export async function runSourceImport(options: {
   config: Pick<AppConfig, 'uploadMaxUnzippedBytes'> & Partial<Pick<AppConfig, 'jobsDbNice'>>;
   importId: string;
   lastAttempt: boolean;
-  dropGraceMs?: number;
+  /**
+   * The queue of the job that drops a superseded version's table SUPERSEDED_LIST_GRACE_S after the
+   * switch; without it (tests) the table is dropped at once.
+   */
+  queue?: JobQueue;
   decoder?: Bzip2Decoder | 'javascript';
   onPhase?: (phase: string) => Promise<void> | void;
 }): Promise<void> {
@@ -250,7 +256,9 @@ export async function runSourceImport(options: {
         filePath: job.file_path,
         fileName: job.file_name,
         maxTextBytes: options.config.uploadMaxUnzippedBytes,
-        dropGraceMs: options.dropGraceMs,
+        dropLater: options.queue
+          ? (tx, table) => queueSupersededListDrop(tx, options.queue!, table)
+          : undefined,
         decoder: options.decoder,
         nice: options.config.jobsDbNice,
         onPhase: options.onPhase,
@@ -270,6 +278,28 @@ export async function runSourceImport(options: {
       await failSourceImport(options.db, job, 'Импорт прерван ошибкой: загрузите файл заново');
     }
     throw error;
+  }
+}
+
+/**
+ * How long a superseded passport list version's table is kept after the switch: a check that read
+ * the old version just before it still finds the table. A job of its own drops it, so the import's
+ * job (a heavy job's slot, a database connection) ends at the switch, and a stop or a restart in
+ * between still drops it.
+ */
+export const SUPERSEDED_LIST_GRACE_S = 30;
+
+async function queueSupersededListDrop(tx: Queryable, queue: JobQueue, table: string): Promise<void> {
+  await queue.send(dropSupersededListMessage, { table }, { db: tx, startAfter: SUPERSEDED_LIST_GRACE_S });
+}
+
+/**
+ * The drop job: the table of a superseded version, unless it is no longer stale (never the active
+ * version's nor an importing one's). Dropping a table already gone is a no-op, so a retry is safe.
+ */
+export async function dropSupersededList(db: pg.Pool, table: string): Promise<void> {
+  if ((await listStalePassportTables(db)).includes(table)) {
+    await dropPassportListTables(db, [table]);
   }
 }
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../../db/pool.ts';
 import type { JobContext } from '../../../jobs/job-definition.ts';
 import { bearer, createSignedInUser, type TestUser } from '../../../testing/test-app.ts';
+import { dropSupersededListJob } from '../jobs/drop-superseded-list.job.ts';
 import { sourceImportJob } from '../jobs/source-import.job.ts';
 import { createSourceAdapter } from '../sources/source-registry.ts';
 import {
@@ -20,6 +21,7 @@ import {
   importPassportListIn,
   queueListImport,
   runSourceImport,
+  SUPERSEDED_LIST_GRACE_S,
   sourceImportFilePath,
 } from './passport-list.service.ts';
 import { PASSPORT_LIST_NOTE } from './passport-source.ts';
@@ -202,6 +204,36 @@ describe('the MVD passport list', () => {
     expect(await listed('4444000004')).toBe(true);
     expect(await listTables()).toEqual([`passport_list_${queued.id.replaceAll('-', '')}`]);
     expect(await filesOnDisk()).toEqual([]);
+  });
+
+  it("the import's job ends at the switch; the old version's table goes by a job queued with the switch for 30 s later", async () => {
+    await importPassportList(app, staff.token, passportListCsv(['7777000007']));
+    const oldTable = passportListTable((await activeImport())!.id);
+    const queued = (await post('list.csv', passportListCsv(['7777000008']))).json();
+    const newTable = passportListTable(queued.id);
+    const context = { db: app.db, config, queue: app.queue, log: app.log } as JobContext;
+    await sourceImportJob.handler(
+      { id: 'job', data: { importId: queued.id }, retryCount: 0, retryLimit: 2 },
+      context,
+    );
+    // Switched, and the job is over: the old table waits for its own job (a stop now does not lose it).
+    expect((await activeImport())!.id).toBe(queued.id);
+    expect(await listTables()).toEqual([newTable, oldTable].sort());
+    const drops = await app.db.query<{ table: string; delay_s: number }>(
+      `SELECT data->>'table' AS table, extract(epoch FROM start_after - created_on)::int AS delay_s
+         FROM pgboss.job WHERE name = $1 AND data->>'table' = $2`,
+      [dropSupersededListJob.name, oldTable],
+    );
+    expect(drops.rows).toEqual([{ table: oldTable, delay_s: SUPERSEDED_LIST_GRACE_S }]);
+
+    const drop = (table: string) =>
+      dropSupersededListJob.handler({ id: 'drop', data: { table }, retryCount: 0, retryLimit: 5 }, context);
+    // The active version's table is never dropped, whatever a job names.
+    await drop(newTable);
+    await drop(oldTable);
+    expect(await listTables()).toEqual([newTable]);
+    await drop(oldTable); // a retry after the drop: nothing left to do
+    expect(await listed('7777000008')).toBe(true);
   });
 
   it('an import given up by the queue (quarantined) fails in Russian, its file and tables gone', async () => {
