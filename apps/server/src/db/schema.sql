@@ -799,10 +799,11 @@ CREATE TABLE statistics_item_days (
   day date NOT NULL,
   kind text NOT NULL,
   added integer DEFAULT 0 NOT NULL,
-  archived integer DEFAULT 0 NOT NULL
+  archived integer DEFAULT 0 NOT NULL,
+  part integer DEFAULT 0 NOT NULL
 );
 ALTER TABLE statistics_item_days ADD CONSTRAINT statistics_item_days_organisation_id_fkey FOREIGN KEY (organisation_id) REFERENCES organisations(id) ON DELETE CASCADE;
-ALTER TABLE statistics_item_days ADD CONSTRAINT statistics_item_days_pkey PRIMARY KEY (organisation_id, day, kind);
+ALTER TABLE statistics_item_days ADD CONSTRAINT statistics_item_days_pkey PRIMARY KEY (organisation_id, day, kind, part);
 
 CREATE TABLE statistics_label_event_days (
   organisation_id uuid NOT NULL,
@@ -822,9 +823,10 @@ CREATE TABLE statistics_label_item_days (
   day date NOT NULL,
   kind text NOT NULL,
   added integer DEFAULT 0 NOT NULL,
-  archived integer DEFAULT 0 NOT NULL
+  archived integer DEFAULT 0 NOT NULL,
+  part integer DEFAULT 0 NOT NULL
 );
-ALTER TABLE statistics_label_item_days ADD CONSTRAINT statistics_label_item_days_pkey PRIMARY KEY (organisation_id, label, day, kind);
+ALTER TABLE statistics_label_item_days ADD CONSTRAINT statistics_label_item_days_pkey PRIMARY KEY (organisation_id, label, day, kind, part);
 
 CREATE TABLE statistics_labels (
   organisation_id uuid NOT NULL,
@@ -1530,22 +1532,22 @@ CREATE OR REPLACE FUNCTION public.statistics_item_changed()
 AS $function$
 BEGIN
   IF (OLD.created_at, OLD.kind, OLD.organisation_id) IS DISTINCT FROM (NEW.created_at, NEW.kind, NEW.organisation_id) THEN
-    UPDATE statistics_item_days SET added = added - 1
-     WHERE organisation_id = OLD.organisation_id AND kind = OLD.kind
-       AND day = (OLD.created_at AT TIME ZONE 'Europe/Moscow')::date;
+    INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added)
+    VALUES (OLD.organisation_id, (OLD.created_at AT TIME ZONE 'Europe/Moscow')::date, OLD.kind, -1)
+    ON CONFLICT (organisation_id, day, kind, part) DO UPDATE SET added = s.added - 1;
     INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added)
     VALUES (NEW.organisation_id, (NEW.created_at AT TIME ZONE 'Europe/Moscow')::date, NEW.kind, 1)
-    ON CONFLICT (organisation_id, day, kind) DO UPDATE SET added = s.added + 1;
+    ON CONFLICT (organisation_id, day, kind, part) DO UPDATE SET added = s.added + 1;
   END IF;
   IF OLD.archived_at IS NOT NULL THEN
-    UPDATE statistics_item_days SET archived = archived - 1
-     WHERE organisation_id = OLD.organisation_id AND kind = OLD.kind
-       AND day = (OLD.archived_at AT TIME ZONE 'Europe/Moscow')::date;
+    INSERT INTO statistics_item_days AS s (organisation_id, day, kind, archived)
+    VALUES (OLD.organisation_id, (OLD.archived_at AT TIME ZONE 'Europe/Moscow')::date, OLD.kind, -1)
+    ON CONFLICT (organisation_id, day, kind, part) DO UPDATE SET archived = s.archived - 1;
   END IF;
   IF NEW.archived_at IS NOT NULL THEN
     INSERT INTO statistics_item_days AS s (organisation_id, day, kind, archived)
     VALUES (NEW.organisation_id, (NEW.archived_at AT TIME ZONE 'Europe/Moscow')::date, NEW.kind, 1)
-    ON CONFLICT (organisation_id, day, kind) DO UPDATE SET archived = s.archived + 1;
+    ON CONFLICT (organisation_id, day, kind, part) DO UPDATE SET archived = s.archived + 1;
   END IF;
   RETURN NULL;
 END
@@ -1556,16 +1558,19 @@ CREATE OR REPLACE FUNCTION public.statistics_items_deleted()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE statistics_item_days s SET added = s.added - d.added, archived = s.archived - d.archived
-    FROM (SELECT organisation_id, day, kind, sum(added)::int AS added, sum(archived)::int AS archived
-            FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added,
-                         0 AS archived
-                    FROM statistics_old_items
-                  UNION ALL
-                  SELECT organisation_id, (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
-                    FROM statistics_old_items WHERE archived_at IS NOT NULL) x
-           GROUP BY 1, 2, 3) d
-   WHERE s.organisation_id = d.organisation_id AND s.day = d.day AND s.kind = d.kind;
+  INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added, archived)
+  SELECT organisation_id, day, kind, -sum(added), -sum(archived)
+    FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added,
+                 0 AS archived
+            FROM statistics_old_items
+          UNION ALL
+          SELECT organisation_id, (archived_at AT TIME ZONE 'Europe/Moscow')::date, kind, 0, 1
+            FROM statistics_old_items WHERE archived_at IS NOT NULL) x
+   WHERE EXISTS (SELECT 1 FROM organisations o WHERE o.id = x.organisation_id)
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3
+  ON CONFLICT (organisation_id, day, kind, part)
+  DO UPDATE SET added = s.added + EXCLUDED.added, archived = s.archived + EXCLUDED.archived;
   RETURN NULL;
 END
 $function$;
@@ -1575,8 +1580,8 @@ CREATE OR REPLACE FUNCTION public.statistics_items_inserted()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO statistics_item_days AS s (organisation_id, day, kind, added, archived)
-  SELECT organisation_id, day, kind, sum(added), sum(archived)
+  INSERT INTO statistics_item_days AS s (organisation_id, day, kind, part, added, archived)
+  SELECT organisation_id, day, kind, statistics_writer_part(), sum(added), sum(archived)
     FROM (SELECT organisation_id, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind, 1 AS added, 0 AS archived
             FROM statistics_new_items
           UNION ALL
@@ -1584,7 +1589,7 @@ BEGIN
             FROM statistics_new_items WHERE archived_at IS NOT NULL) x
    GROUP BY 1, 2, 3
    ORDER BY 1, 2, 3
-  ON CONFLICT (organisation_id, day, kind)
+  ON CONFLICT (organisation_id, day, kind, part)
   DO UPDATE SET added = s.added + EXCLUDED.added, archived = s.archived + EXCLUDED.archived;
   RETURN NULL;
 END
@@ -1594,26 +1599,18 @@ CREATE OR REPLACE FUNCTION public.statistics_label_count_item(p_org uuid, p_labe
  RETURNS void
  LANGUAGE sql
 AS $function$
-  UPDATE statistics_label_item_days s SET added = s.added - d.added, archived = s.archived - d.arch
-    FROM (SELECT day, sum(added)::int AS added, sum(arch)::int AS arch
-            FROM (SELECT (p_created AT TIME ZONE 'Europe/Moscow')::date AS day, 1 AS added, 0 AS arch
-                  UNION ALL
-                  SELECT (p_archived AT TIME ZONE 'Europe/Moscow')::date, 0, 1 WHERE p_archived IS NOT NULL) x
-           GROUP BY day) d
-   WHERE p_sign < 0 AND p_label IS NOT NULL AND s.organisation_id = p_org AND s.label = lower(p_label)
-     AND s.day = d.day AND s.kind = p_kind;
   INSERT INTO statistics_labels (organisation_id, label)
   SELECT p_org, lower(p_label) WHERE p_label IS NOT NULL AND p_sign > 0
   ON CONFLICT DO NOTHING;
   INSERT INTO statistics_label_item_days AS s (organisation_id, label, day, kind, added, archived)
-  SELECT p_org, lower(p_label), day, p_kind, sum(added), sum(arch)
+  SELECT p_org, lower(p_label), day, p_kind, p_sign * sum(added), p_sign * sum(arch)
     FROM (SELECT (p_created AT TIME ZONE 'Europe/Moscow')::date AS day, 1 AS added, 0 AS arch
           UNION ALL
           SELECT (p_archived AT TIME ZONE 'Europe/Moscow')::date, 0, 1 WHERE p_archived IS NOT NULL) x
-   WHERE p_sign > 0 AND p_label IS NOT NULL
+   WHERE p_label IS NOT NULL
    GROUP BY day
    ORDER BY day
-  ON CONFLICT (organisation_id, label, day, kind)
+  ON CONFLICT (organisation_id, label, day, kind, part)
   DO UPDATE SET added = s.added + EXCLUDED.added, archived = s.archived + EXCLUDED.archived;
 $function$;
 
@@ -1697,8 +1694,8 @@ BEGIN
     SELECT organisation_id, array_agg(DISTINCT lower(label)) FROM statistics_label_new_items
      WHERE label IS NOT NULL GROUP BY organisation_id;
   END IF;
-  INSERT INTO statistics_label_item_days AS s (organisation_id, label, day, kind, added, archived)
-  SELECT organisation_id, label, day, kind, sum(added), sum(archived)
+  INSERT INTO statistics_label_item_days AS s (organisation_id, label, day, kind, part, added, archived)
+  SELECT organisation_id, label, day, kind, statistics_writer_part(), sum(added), sum(archived)
     FROM (SELECT organisation_id, lower(label) AS label, (created_at AT TIME ZONE 'Europe/Moscow')::date AS day, kind,
                  1 AS added, 0 AS archived
             FROM statistics_label_new_items WHERE label IS NOT NULL
@@ -1707,7 +1704,7 @@ BEGIN
             FROM statistics_label_new_items WHERE label IS NOT NULL AND archived_at IS NOT NULL) x
    GROUP BY 1, 2, 3, 4
    ORDER BY 1, 2, 3, 4
-  ON CONFLICT (organisation_id, label, day, kind)
+  ON CONFLICT (organisation_id, label, day, kind, part)
   DO UPDATE SET added = s.added + EXCLUDED.added, archived = s.archived + EXCLUDED.archived;
   RETURN NULL;
 END
@@ -1753,6 +1750,14 @@ BEGIN
   END IF;
   RETURN NULL;
 END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.statistics_writer_part()
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT CASE WHEN current_setting('pledgewatch.defer_label_dictionary', true) = 'on' THEN pg_backend_pid() ELSE 0 END
 $function$;
 
 CREATE OR REPLACE FUNCTION public.take_source_send(p_type text, p_rate integer, p_window_ms double precision, p_queued boolean, p_spacing_ms double precision DEFAULT 0, p_burst_ms double precision DEFAULT 0)

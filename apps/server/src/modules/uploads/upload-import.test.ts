@@ -4,6 +4,7 @@ import path from 'node:path';
 import { computeVinCheckDigit } from '@pledgewatch/identifiers';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ROLLUP_RECOUNTS, rowsOf } from '../../db/testing/rollup-recounts.ts';
 import type { JobContext } from '../../jobs/job-definition.ts';
 import { bearer, buildTestApp, createSignedInUser, type TestUser } from '../../testing/test-app.ts';
 import { importUploadJob } from './jobs/import-upload.job.ts';
@@ -124,8 +125,9 @@ describe('portfolio import (issue #15)', () => {
       summarise.mockRestore();
     }
     const rollup = await app.db.query(
-      `SELECT label, day::text, kind, added, archived FROM statistics_label_item_days
-        WHERE organisation_id = $1 AND (added <> 0 OR archived <> 0) ORDER BY 1, 2, 3`,
+      `SELECT label, day::text, kind, sum(added)::int AS added, sum(archived)::int AS archived
+         FROM statistics_label_item_days WHERE organisation_id = $1
+        GROUP BY 1, 2, 3 HAVING sum(added) <> 0 OR sum(archived) <> 0 ORDER BY 1, 2, 3`,
       [user.organisationId],
     );
     const recount = await app.db.query(
@@ -230,6 +232,94 @@ describe('portfolio import (issue #15)', () => {
       user.organisationId,
     ]);
     expect(notes.rowCount).toBe(0);
+  });
+
+  it("an add, a label edit, an archive and a delete of the organisation's items do not wait for its running import; the rollups stay exact", async () => {
+    const user = await createSignedInUser(app);
+    await importCsv(user, ['VIN;Метка', ...Array.from({ length: 3 }, () => `${makeVin()};Kia Rio`)].join('\n'));
+    const existing = (
+      await app.db.query<{ id: string }>('SELECT id FROM monitoring_items WHERE organisation_id = $1 ORDER BY id', [
+        user.organisationId,
+      ])
+    ).rows.map((row) => row.id);
+    // Today's rows of the same kind and label as the import's, the rollup rows they share.
+    const upload = await receiveCsv(
+      user,
+      ['VIN;Метка', ...Array.from({ length: 50 }, () => `${makeVin()};Kia Rio`)].join('\n'),
+    );
+    await validateUpload({ db: app.db, config }, upload.id, { lastAttempt: true });
+    await app.db.query(`UPDATE uploads SET status = 'importing' WHERE id = $1`, [upload.id]);
+
+    const importer = new pg.Client({ connectionString });
+    await importer.connect();
+    const importerPid = (await importer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    /** Runs `write` while the import's transaction is open; whether it had to wait for the import. */
+    const waitedForImport = async (write: () => Promise<unknown>): Promise<boolean> => {
+      let done = false;
+      const written = write().finally(() => {
+        done = true;
+      });
+      while (!done) {
+        const blocked = await app.db.query(
+          'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [importerPid],
+        );
+        if (blocked.rowCount) {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await written;
+      return false;
+    };
+    try {
+      await importer.query('BEGIN');
+      await itemsUpload.importStaged(importer, {
+        uploadId: upload.id,
+        organisationId: user.organisationId,
+        userId: user.id,
+      });
+      const waits = {
+        add: await waitedForImport(() =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/monitoring/regular-check/form-vin',
+            headers: bearer(user.token),
+            payload: { rows: [{ vin: makeVin(), label: 'Kia Rio' }] },
+          }),
+        ),
+        edit: await waitedForImport(() =>
+          app.db.query(`UPDATE monitoring_items SET label = 'Kia Rio' WHERE id = $1`, [existing[0]]),
+        ),
+        relabel: await waitedForImport(() =>
+          app.db.query(`UPDATE monitoring_items SET label = 'Kia Ceed' WHERE id = $1`, [existing[0]]),
+        ),
+        archive: await waitedForImport(() =>
+          app.db.query(`UPDATE monitoring_items SET status = 'archived', archived_at = now() WHERE id = $1`, [
+            existing[1],
+          ]),
+        ),
+        delete: await waitedForImport(() =>
+          app.db.query('DELETE FROM monitoring_items WHERE id = $1', [existing[2]]),
+        ),
+      };
+      expect(waits).toEqual({ add: false, edit: false, relabel: false, archive: false, delete: false });
+      await importer.query('COMMIT');
+    } finally {
+      await importer.query('ROLLBACK').catch(() => {});
+      await importer.end();
+    }
+    for (const table of ['statistics_item_days', 'statistics_label_item_days']) {
+      const { rollup, source } = ROLLUP_RECOUNTS[table]!;
+      const scoped = (sql: string) => `SELECT * FROM (${sql}) x WHERE organisation_id = '${user.organisationId}'`;
+      expect(await rowsOf(app.db, scoped(rollup)), table).toEqual(await rowsOf(app.db, scoped(source)));
+    }
+    const todayAdded = await app.db.query<{ added: number }>(
+      `SELECT sum(added)::int AS added FROM statistics_label_item_days WHERE organisation_id = $1 AND label = 'kia rio'`,
+      [user.organisationId],
+    );
+    // 3 + 50 + 1 added; one moved to «kia ceed», one deleted.
+    expect(todayAdded.rows[0]!.added).toBe(52);
   });
 
   it('a failed search index merge after the commit leaves the upload done and its rows searchable', async () => {
