@@ -236,11 +236,15 @@ describe('portfolio import (issue #15)', () => {
 
   it("an add, a label edit, an archive and a delete of the organisation's items do not wait for its running import; the rollups stay exact", async () => {
     const user = await createSignedInUser(app);
-    await importCsv(user, ['VIN;Метка', ...Array.from({ length: 3 }, () => `${makeVin()};Kia Rio`)].join('\n'));
+    await importCsv(
+      user,
+      ['VIN;Метка', ...Array.from({ length: 3 }, () => `${makeVin()};Kia Rio`)].join('\n'),
+    );
     const existing = (
-      await app.db.query<{ id: string }>('SELECT id FROM monitoring_items WHERE organisation_id = $1 ORDER BY id', [
-        user.organisationId,
-      ])
+      await app.db.query<{ id: string }>(
+        'SELECT id FROM monitoring_items WHERE organisation_id = $1 ORDER BY id',
+        [user.organisationId],
+      )
     ).rows.map((row) => row.id);
     // Today's rows of the same kind and label as the import's, the rollup rows they share.
     const upload = await receiveCsv(
@@ -252,7 +256,8 @@ describe('portfolio import (issue #15)', () => {
 
     const importer = new pg.Client({ connectionString });
     await importer.connect();
-    const importerPid = (await importer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const importerPid = (await importer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!
+      .pid;
     /** Runs `write` while the import's transaction is open; whether it had to wait for the import. */
     const waitedForImport = async (write: () => Promise<unknown>): Promise<boolean> => {
       let done = false;
@@ -311,7 +316,8 @@ describe('portfolio import (issue #15)', () => {
     }
     for (const table of ['statistics_item_days', 'statistics_label_item_days']) {
       const { rollup, source } = ROLLUP_RECOUNTS[table]!;
-      const scoped = (sql: string) => `SELECT * FROM (${sql}) x WHERE organisation_id = '${user.organisationId}'`;
+      const scoped = (sql: string) =>
+        `SELECT * FROM (${sql}) x WHERE organisation_id = '${user.organisationId}'`;
       expect(await rowsOf(app.db, scoped(rollup)), table).toEqual(await rowsOf(app.db, scoped(source)));
     }
     const todayAdded = await app.db.query<{ added: number }>(
